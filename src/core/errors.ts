@@ -1,0 +1,93 @@
+/**
+ * The closed set of error codes ces answers with. `src/http/errors.ts` owns the code -> HTTP status table;
+ * core and the connector runtime only ever throw DomainError with one of these codes.
+ */
+export const ERROR_CODES = [
+  // request shape
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'ORGANIZATION_REQUIRED',
+  // auth
+  'UNAUTHENTICATED',
+  'INVALID_CLIENT_CREDENTIALS',
+  'FORBIDDEN',
+  'WORKSPACE_SCOPE_VIOLATION',
+  'WORKSPACE_INACTIVE',
+  // resources
+  'NOT_FOUND',
+  'WORKSPACE_NOT_FOUND',
+  'CONNECTOR_NOT_FOUND',
+  'DEFINITION_NOT_FOUND',
+  'CONFLICT',
+  // connectors and execute
+  'INVALID_CREDENTIALS',
+  'UNKNOWN_ENTITY',
+  'UNKNOWN_ACTION',
+  'INVALID_PARAMS',
+  'INVALID_CURSOR',
+  // upstream
+  'UPSTREAM_AUTH_FAILED',
+  'UPSTREAM_FORBIDDEN',
+  'UPSTREAM_NOT_FOUND',
+  'UPSTREAM_RATE_LIMITED',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_BAD_RESPONSE',
+  'UPSTREAM_ERROR',
+  'EGRESS_DENIED',
+  // ours
+  'METHOD_NOT_ALLOWED',
+  'ROUTE_NOT_FOUND',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One entry of the `errors` array of the error body (compatible with the reference `ApiError`). */
+export interface ErrorDetail {
+  field: string | null;
+  message: string;
+  error_code: string;
+  details?: Record<string, unknown> | null;
+}
+
+export interface DomainErrorOptions {
+  errors?: ErrorDetail[];
+  /** Seconds the caller should wait (UPSTREAM_RATE_LIMITED); becomes `retry_after` and a `Retry-After` header. */
+  retryAfter?: number;
+  /**
+   * Extra top-level members of the error body. Only data that is safe to show a client may go here:
+   * for upstream failures, the allowlisted subset of the upstream body built by the runtime.
+   */
+  extra?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: ErrorDetail[];
+  readonly retryAfter: number | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DomainError';
+    this.code = code;
+    this.errors = options.errors ?? [];
+    this.retryAfter = options.retryAfter;
+    this.extra = options.extra;
+  }
+}
+
+export function isDomainError(value: unknown): value is DomainError {
+  return value instanceof DomainError;
+}
+
+/** Shorthand for a 422 about one field. */
+export function invalidField(code: ErrorCode, field: string, message: string, details?: Record<string, unknown>) {
+  return new DomainError(code, message, {
+    errors: [{ field, message, error_code: code.toLowerCase(), details: details ?? null }],
+  });
+}
