@@ -1,0 +1,166 @@
+/**
+ * How a definition is shown through the API. Field names follow the reference service (camelCase catalog
+ * members, `definition.spec.connectionSpecification`) so its clients work unchanged; the snake_case members
+ * (`credential_options`, `entities`) are ces additions meant for clients and AI agents.
+ */
+import type { ActionDefinition, ConnectorDefinition, CredentialOption, ParamDefinition } from './schema.ts';
+import { actionNames } from './schema.ts';
+
+export interface CatalogListItem {
+  sourceDefinitionId: string;
+  name: string;
+  iconUrl: string;
+  supportLevel: 'certified' | 'community' | 'archived' | 'none';
+}
+
+export interface CatalogParam {
+  name: string;
+  type: string;
+  required: boolean;
+  description: string;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  items?: { type: string; enum?: unknown[] };
+}
+
+export interface CatalogAction {
+  name: string;
+  description: string;
+  paginated: boolean;
+  params: CatalogParam[];
+}
+
+export interface CatalogEntity {
+  name: string;
+  description: string;
+  primary_key: string[];
+  actions: CatalogAction[];
+}
+
+export interface CatalogCredentialOption {
+  option_title: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export interface CatalogDetail extends CatalogListItem {
+  id: string;
+  connector_type: string;
+  documentationUrl: string;
+  description: string | null;
+  credential_options: CatalogCredentialOption[];
+  replication_config: Record<string, unknown>;
+  entities: CatalogEntity[];
+  definition: {
+    name: string;
+    spec: { documentationUrl: string; connectionSpecification: Record<string, unknown> };
+  };
+}
+
+export function catalogListItem(def: ConnectorDefinition): CatalogListItem {
+  return { sourceDefinitionId: def.id, name: def.name, iconUrl: def.icon_url, supportLevel: def.support_level };
+}
+
+export function catalogDetail(def: ConnectorDefinition): CatalogDetail {
+  const options = def.credential_options.map(credentialOption);
+  return {
+    ...catalogListItem(def),
+    id: def.id,
+    connector_type: def.slug,
+    documentationUrl: def.documentation_url,
+    description: def.description ?? null,
+    credential_options: options,
+    replication_config: clone(def.replication_config),
+    entities: def.entities.map((e) => ({
+      name: e.name,
+      description: e.description,
+      primary_key: [...e.primary_key],
+      actions: actionNames(e).map((name) => catalogAction(name, e.actions[name] as ActionDefinition)),
+    })),
+    definition: {
+      name: def.name,
+      spec: { documentationUrl: def.documentation_url, connectionSpecification: connectionSpecification(def) },
+    },
+  };
+}
+
+function credentialOption(option: CredentialOption): CatalogCredentialOption {
+  const properties: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(option.fields)) {
+    properties[name] = {
+      type: 'string',
+      title: field.title,
+      description: field.description,
+      ...(field.secret ? { 'x-secret': true, airbyte_secret: true } : {}),
+      ...(field.aliases?.length ? { 'x-aliases': [...field.aliases] } : {}),
+    };
+  }
+  return {
+    option_title: option.title,
+    description: option.description,
+    schema: { type: 'object', required: [...option.required], properties, additionalProperties: false },
+  };
+}
+
+function catalogAction(name: string, action: ActionDefinition): CatalogAction {
+  const params = Object.entries(action.params ?? {}).map(([pname, p]) => catalogParam(pname, p));
+  const paginated = action.pagination !== undefined && action.pagination.type !== 'none';
+  if (paginated) {
+    params.push({
+      name: 'cursor',
+      type: 'string',
+      required: false,
+      description:
+        'The end_cursor of the previous page (from connector_metadata). It replays the next-page request, so the other params may be left out.',
+    });
+  }
+  return { name, description: action.description, paginated, params };
+}
+
+function catalogParam(name: string, p: ParamDefinition): CatalogParam {
+  return {
+    name,
+    type: p.type,
+    required: p.required === true,
+    description: p.description,
+    ...(p.enum ? { enum: [...p.enum] } : {}),
+    ...(p.default !== undefined ? { default: p.default } : {}),
+    ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
+    ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
+    ...(p.format ? { format: p.format } : {}),
+    ...(p.items ? { items: clone(p.items) } : {}),
+  };
+}
+
+/** The reference service's shape: `credentials` is a oneOf whose branches carry an `option_title` const. */
+function connectionSpecification(def: ConnectorDefinition): Record<string, unknown> {
+  const oneOf = def.credential_options.map((o) => {
+    const schema = credentialOption(o).schema as { required: string[]; properties: Record<string, unknown> };
+    return {
+      title: o.title,
+      description: o.description,
+      type: 'object',
+      required: ['option_title', ...schema.required],
+      properties: { option_title: { type: 'string', const: o.title, order: 0 }, ...schema.properties },
+    };
+  });
+  const config = clone(def.replication_config) as { properties: Record<string, unknown>; required?: string[] };
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: `${def.name} Spec`,
+    type: 'object',
+    required: ['credentials', ...(config.required ?? [])],
+    properties: {
+      credentials: { title: 'Authentication', description: 'Credentials for the provider.', type: 'object', oneOf },
+      ...config.properties,
+    },
+  };
+}
+
+/** Definitions are frozen; callers may want to decorate what we hand out. */
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}

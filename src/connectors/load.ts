@@ -1,0 +1,191 @@
+/**
+ * Parses and checks one definition file. The schema catches shape errors; `semanticErrors` catches what a
+ * schema can't express (placeholders that name nothing, params that can't be placed), so a broken definition
+ * fails at start-up instead of on a user's request.
+ */
+import { Compile } from 'typebox/compile';
+import { parse as parseYaml } from 'yaml';
+import {
+  ACTION_NAMES,
+  type ActionDefinition,
+  COLLECTION_ACTIONS,
+  type ConnectorDefinition,
+  ConnectorDefinitionSchema,
+  type ParamDefinition,
+} from './schema.ts';
+import { describeSchemaErrors } from './schema-errors.ts';
+import { placeholders } from './template.ts';
+
+const validator = Compile(ConnectorDefinitionSchema);
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Param names the runtime itself interprets. */
+export const RESERVED_PARAMS = ['cursor'] as const;
+
+export function parseDefinition(text: string, fileName: string): ConnectorDefinition {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new Error(`${fileName}: YAML syntax error: ${(err as Error).message}`);
+  }
+  if (!validator.Check(doc)) {
+    const lines = describeSchemaErrors(validator.Errors(doc) as Iterable<never>);
+    throw new Error(lines.map((l) => `${fileName}: ${l}`).join('\n'));
+  }
+  const def = doc as ConnectorDefinition;
+  const problems = semanticErrors(def);
+  if (problems.length > 0) throw new Error(problems.map((l) => `${fileName}: ${l}`).join('\n'));
+  return deepFreeze(def);
+}
+
+export function semanticErrors(def: ConnectorDefinition): string[] {
+  const out: string[] = [];
+  checkBaseUrl(def, out);
+  checkCredentials(def, out);
+  if (placeholders(def.check.path).length > 0) out.push('/check/path: the check request cannot use placeholders');
+  const configProps = def.replication_config.properties;
+  for (const [i, key] of (def.replication_config.required ?? []).entries()) {
+    if (!(key in configProps)) out.push(`/replication_config/required/${i}: '${key}' is not in properties`);
+  }
+  try {
+    Compile(def.replication_config as never);
+  } catch (err) {
+    out.push(`/replication_config: not a usable JSON Schema (${(err as Error).message})`);
+  }
+  const seen = new Set<string>();
+  def.entities.forEach((entity, i) => {
+    if (seen.has(entity.name)) out.push(`/entities/${i}/name: duplicate entity '${entity.name}'`);
+    seen.add(entity.name);
+    for (const name of ACTION_NAMES) {
+      const action = entity.actions[name];
+      if (action) checkAction(action, name, `/entities/${i}/actions/${name}`, out);
+    }
+  });
+  return out;
+}
+
+function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
+  const vars = def.base_url_variables ?? {};
+  const used = placeholders(def.base_url);
+  for (const name of used) {
+    if (!(name in vars)) out.push(`/base_url: placeholder {${name}} is not declared in base_url_variables`);
+  }
+  const sample: Record<string, string> = {};
+  for (const [name, v] of Object.entries(vars)) {
+    const at = `/base_url_variables/${name}`;
+    if (!used.includes(name)) out.push(`${at}: variable is not used in base_url`);
+    const key = v.config_key ?? name;
+    if (!(key in def.replication_config.properties)) {
+      out.push(`${at}: config key '${key}' is not a replication_config property`);
+    }
+    if (v.pattern !== undefined && !compiles(v.pattern)) out.push(`${at}/pattern: not a valid regular expression`);
+    sample[name] = v.default ?? 'example';
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(def.base_url.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n: string) => sample[n] ?? 'x'));
+  } catch {
+    out.push('/base_url: does not form a URL (with variable defaults filled in)');
+  }
+  if (url && url.protocol !== 'https:' && url.protocol !== 'http:') out.push('/base_url: must be http(s)');
+}
+
+function checkCredentials(def: ConnectorDefinition, out: string[]): void {
+  const titles = new Set<string>();
+  def.credential_options.forEach((opt, i) => {
+    const at = `/credential_options/${i}`;
+    const title = opt.title.toLowerCase();
+    if (titles.has(title)) out.push(`${at}/title: duplicate option title '${opt.title}'`);
+    titles.add(title);
+    const names = new Set(Object.keys(opt.fields));
+    for (const name of names) if (!NAME.test(name)) out.push(`${at}/fields/${name}: invalid field name`);
+    const aliases = new Set<string>();
+    for (const [name, field] of Object.entries(opt.fields)) {
+      for (const alias of field.aliases ?? []) {
+        if (names.has(alias) || aliases.has(alias)) out.push(`${at}/fields/${name}/aliases: '${alias}' is ambiguous`);
+        aliases.add(alias);
+      }
+    }
+    opt.required.forEach((r, j) => {
+      if (!names.has(r)) out.push(`${at}/required/${j}: '${r}' is not a declared field`);
+    });
+    const templates = Object.entries(opt.auth).filter(([k]) => k !== 'type' && k !== 'name');
+    for (const [key, template] of templates) {
+      for (const p of placeholders(String(template))) {
+        if (!names.has(p)) out.push(`${at}/auth/${key}: placeholder {${p}} is not a declared field`);
+        else if (!opt.required.includes(p)) out.push(`${at}/auth/${key}: placeholder {${p}} must be a required field`);
+      }
+    }
+  });
+}
+
+function checkAction(action: ActionDefinition, name: string, at: string, out: string[]): void {
+  const params = action.params ?? {};
+  const inPath = placeholders(action.request.path);
+  const method = action.request.method;
+  for (const p of inPath) {
+    const param = params[p];
+    if (!param) out.push(`${at}/request/path: placeholder {${p}} is not a declared param`);
+    else if (param.in !== undefined && param.in !== 'path') out.push(`${at}/params/${p}/in: must be 'path'`);
+    else if (param.required !== true) out.push(`${at}/params/${p}/required: path params must be required`);
+    else if (param.type === 'array') out.push(`${at}/params/${p}/type: a path param cannot be an array`);
+  }
+  for (const [pname, param] of Object.entries(params)) {
+    const pat = `${at}/params/${pname}`;
+    if (!NAME.test(pname)) out.push(`${pat}: invalid param name`);
+    if ((RESERVED_PARAMS as readonly string[]).includes(pname)) out.push(`${pat}: '${pname}' is reserved by ces`);
+    if (param.in === 'path' && !inPath.includes(pname)) out.push(`${pat}/in: not a placeholder of request.path`);
+    if (param.in === 'body' && method === 'GET') out.push(`${pat}/in: a GET request has no body`);
+    if ((param.type === 'array') !== (param.items !== undefined)) {
+      out.push(`${pat}/items: required for type array and only allowed there`);
+    }
+    if (param.style !== undefined && param.type !== 'array') out.push(`${pat}/style: only for arrays`);
+    if (param.pattern !== undefined && !compiles(param.pattern)) out.push(`${pat}/pattern: invalid regular expression`);
+    param.enum?.forEach((v, j) => {
+      if (!hasType(v, param.type)) out.push(`${pat}/enum/${j}: must be of type ${param.type}`);
+    });
+    if (param.default !== undefined && !defaultFits(param)) out.push(`${pat}/default: does not match the param`);
+  }
+  const paged = action.pagination && action.pagination.type !== 'none';
+  if (paged && !COLLECTION_ACTIONS.includes(name as never)) {
+    out.push(`${at}/pagination: only ${COLLECTION_ACTIONS.join(' and ')} actions can page`);
+  }
+}
+
+function hasType(value: unknown, type: ParamDefinition['type']): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+  }
+}
+
+function defaultFits(param: ParamDefinition): boolean {
+  if (!hasType(param.default, param.type)) return false;
+  return param.enum === undefined || param.enum.includes(param.default as never);
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Definitions are shared by every request; freezing them makes accidental mutation by the runtime loud. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

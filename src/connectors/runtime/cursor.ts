@@ -1,0 +1,89 @@
+/**
+ * Opaque page cursors: `base64url(JSON payload) . base64url(HMAC-SHA256)`.
+ *
+ * The payload holds the complete next-page request, so the cursor must be tamper-evident (a client could
+ * otherwise point our credentials at any path) and bound to connector + entity + action (so a cursor from one
+ * tenant's connector can't be replayed through another). It is signed, not encrypted: it must never hold
+ * credentials, which the paginators guarantee by stripping query-placed auth before signing.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DomainError, invalidField } from '../../core/errors.ts';
+
+/** The next request of a paged action. `body` is for body-paged styles (POST searches), not used yet. */
+export interface NextRequest {
+  url: string;
+  body?: unknown;
+}
+
+export interface CursorBinding {
+  connectorId: string;
+  entity: string;
+  action: string;
+}
+
+interface Payload {
+  v: 1;
+  cid: string;
+  ent: string;
+  act: string;
+  req: NextRequest;
+}
+
+const CONTEXT = 'ces-cursor.v1.';
+/** Far above any real next-page URL; stops a client from making us HMAC megabytes. */
+const MAX_CURSOR_LENGTH = 8192;
+
+export class CursorCodec {
+  private readonly key: Buffer;
+
+  constructor(key: Uint8Array) {
+    if (key.length < 16) throw new Error('cursor key must be at least 16 bytes');
+    this.key = Buffer.from(key);
+  }
+
+  sign(binding: CursorBinding, req: NextRequest): string {
+    const payload: Payload = { v: 1, cid: binding.connectorId, ent: binding.entity, act: binding.action, req };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** The request a cursor replays; INVALID_CURSOR (422) if it is forged, damaged or issued for something else. */
+  verify(binding: CursorBinding, cursor: unknown): NextRequest {
+    if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) {
+      throw invalid('params.cursor must be a non-empty end_cursor string returned by a previous page.');
+    }
+    const [body, mac, extra] = cursor.split('.');
+    if (body === undefined || mac === undefined || extra !== undefined) throw forged();
+    const given = Buffer.from(mac, 'base64url');
+    const expected = this.mac(body);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw forged();
+    let payload: Payload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+    } catch {
+      throw forged();
+    }
+    if (payload.v !== 1 || typeof payload.req?.url !== 'string') throw forged();
+    if (payload.cid !== binding.connectorId) {
+      throw invalid('params.cursor was issued for a different connector; cursors only work on the connector that returned them.');
+    }
+    if (payload.ent !== binding.entity || payload.act !== binding.action) {
+      throw invalid(
+        `params.cursor was issued for ${payload.ent}.${payload.act}, not ${binding.entity}.${binding.action}; pass it with the entity and action that returned it.`,
+      );
+    }
+    return payload.req;
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.key).update(CONTEXT).update(body).digest();
+  }
+}
+
+function forged(): DomainError {
+  return invalid('params.cursor is not a cursor issued by this service (it is malformed or was modified); pass end_cursor unchanged.');
+}
+
+function invalid(message: string): DomainError {
+  return invalidField('INVALID_CURSOR', 'params.cursor', message);
+}

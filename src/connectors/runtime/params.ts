@@ -1,0 +1,175 @@
+/**
+ * Checks an execute request's entity, action and params against the definition, before any upstream call.
+ * Messages say what is wrong and what would be accepted, because the usual reader is an AI agent that will
+ * fix the call and retry.
+ */
+import { DomainError, type ErrorDetail } from '../../core/errors.ts';
+import {
+  type ActionDefinition,
+  actionNames,
+  actionOf,
+  type ConnectorDefinition,
+  type EntityDefinition,
+  type ParamDefinition,
+} from '../schema.ts';
+import { placeholders } from '../template.ts';
+
+export interface ResolvedAction {
+  entity: EntityDefinition;
+  action: ActionDefinition;
+  actionName: string;
+  paged: boolean;
+}
+
+export function resolveAction(def: ConnectorDefinition, entity: string, action: string): ResolvedAction {
+  const ent = def.entities.find((e) => e.name === entity);
+  if (!ent) {
+    const names = def.entities.map((e) => e.name);
+    const hint = suggest(entity, names);
+    throw new DomainError(
+      'UNKNOWN_ENTITY',
+      `Unknown entity '${clip(entity)}' for ${def.name}.${hint} Available entities: ${names.join(', ')}.`,
+      { errors: [{ field: 'entity', message: 'unknown entity', error_code: 'unknown_entity', details: { available: names } }] },
+    );
+  }
+  const act = actionOf(ent, action);
+  if (!act) {
+    const names = actionNames(ent);
+    throw new DomainError(
+      'UNKNOWN_ACTION',
+      `Entity '${ent.name}' of ${def.name} has no action '${clip(action)}'. Available actions: ${names.join(', ')}.`,
+      { errors: [{ field: 'action', message: 'unknown action', error_code: 'unknown_action', details: { available: names } }] },
+    );
+  }
+  const paged = act.pagination !== undefined && act.pagination.type !== 'none';
+  return { entity: ent, action: act, actionName: action, paged };
+}
+
+/** Throws INVALID_PARAMS listing every problem and the accepted params. With a cursor, required params may be absent. */
+export function validateParams(resolved: ResolvedAction, params: Record<string, unknown>): void {
+  const declared = resolved.action.params ?? {};
+  const problems: ErrorDetail[] = [];
+  const hasCursor = resolved.paged && params.cursor !== undefined;
+  const inPath = placeholders(resolved.action.request.path);
+  for (const [name, value] of Object.entries(params)) {
+    if (name === 'cursor' && resolved.paged) {
+      if (typeof value !== 'string') problems.push(problem(name, `'cursor' must be a string (an end_cursor)`, 'type'));
+      continue;
+    }
+    const param = declared[name];
+    if (!param) {
+      problems.push(problem(clip(name), `unknown param '${clip(name)}'`, 'unknown_param'));
+      continue;
+    }
+    if (value === undefined || value === null) {
+      if (param.required && !hasCursor) problems.push(problem(name, `'${name}' must not be null`, 'required'));
+      continue;
+    }
+    const why = checkValue(name, value, param) ?? checkPathSegment(name, value, inPath);
+    if (why) problems.push(problem(name, why, 'invalid_value'));
+  }
+  if (!hasCursor) {
+    for (const [name, param] of Object.entries(declared)) {
+      if (param.required && !(name in params)) problems.push(problem(name, `missing required param '${name}'`, 'required'));
+    }
+  }
+  if (problems.length === 0) return;
+  const op = `${resolved.entity.name}.${resolved.actionName}`;
+  throw new DomainError(
+    'INVALID_PARAMS',
+    `Invalid params for ${op}: ${problems.map((p) => p.message).join('; ')}. Accepted params: ${describeParams(resolved)}.`,
+    { errors: problems },
+  );
+}
+
+export function describeParams(resolved: ResolvedAction): string {
+  const parts = Object.entries(resolved.action.params ?? {}).map(([name, p]) => {
+    const type = p.enum ? p.enum.map((v) => JSON.stringify(v)).join('|') : p.type;
+    return `${name} (${type}${p.required ? ', required' : ''})`;
+  });
+  if (resolved.paged) parts.push('cursor (string)');
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+function checkValue(name: string, value: unknown, p: ParamDefinition): string | undefined {
+  if (p.type === 'array') {
+    if (!Array.isArray(value)) return `'${name}' must be an array`;
+    const itemType = p.items?.type ?? 'string';
+    for (const [i, item] of value.entries()) {
+      if (!isType(item, itemType)) return `'${name}[${i}]' must be ${article(itemType)}`;
+      if (p.items?.enum && !p.items.enum.includes(item as never)) return `'${name}[${i}]' must be one of ${list(p.items.enum)}`;
+    }
+    return undefined;
+  }
+  if (!isType(value, p.type)) return `'${name}' must be ${article(p.type)}`;
+  if (p.enum && !p.enum.includes(value as never)) return `'${name}' must be one of ${list(p.enum)}`;
+  if (typeof value === 'number') {
+    if (p.minimum !== undefined && value < p.minimum) return `'${name}' must be >= ${p.minimum}`;
+    if (p.maximum !== undefined && value > p.maximum) return `'${name}' must be <= ${p.maximum}`;
+  }
+  if (typeof value === 'string') {
+    if (p.min_length !== undefined && value.length < p.min_length) return `'${name}' must have at least ${p.min_length} characters`;
+    if (p.max_length !== undefined && value.length > p.max_length) return `'${name}' must have at most ${p.max_length} characters`;
+    if (p.pattern !== undefined && !new RegExp(p.pattern, 'u').test(value)) return `'${name}' must match ${p.pattern}`;
+    if (p.format === 'date-time' && !DATE_TIME.test(value)) return `'${name}' must be an ISO 8601 date-time (2024-01-31T12:00:00Z)`;
+    if (p.format === 'date' && !DATE.test(value)) return `'${name}' must be a date (2024-01-31)`;
+  }
+  return undefined;
+}
+
+/**
+ * Path params are encoded as one segment each, but `.` and `..` survive encoding and URL parsers resolve them,
+ * so `repo: '..'` could walk out of the declared path.
+ */
+function checkPathSegment(name: string, value: unknown, inPath: string[]): string | undefined {
+  if (!inPath.includes(name)) return undefined;
+  const s = String(value);
+  if (s === '' || s === '.' || s === '..') return `'${name}' must not be empty, '.' or '..' (it is a URL path segment)`;
+  return undefined;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function isType(value: unknown, type: string): boolean {
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
+  return typeof value === type;
+}
+
+function article(type: string): string {
+  return type === 'integer' ? 'an integer' : `a ${type}`;
+}
+
+function list(values: readonly unknown[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+function problem(name: string, message: string, code: string): ErrorDetail {
+  return { field: `params.${name}`, message, error_code: code };
+}
+
+function clip(s: string): string {
+  return s.length > 64 ? `${s.slice(0, 61)}...` : s;
+}
+
+/** "Did you mean 'issues'?" for near misses (edit distance <= 2). */
+function suggest(input: string, names: string[]): string {
+  const best = names
+    .map((n) => ({ n, d: distance(input.toLowerCase(), n.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d)[0];
+  return best && best.d <= 2 ? ` Did you mean '${best.n}'?` : '';
+}
+
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || a.length > 64) return 99;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 99;
+}

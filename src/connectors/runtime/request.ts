@@ -1,0 +1,174 @@
+/** Turns a definition + config + params into the URL, headers and body of one upstream request. */
+import { DomainError } from '../../core/errors.ts';
+import type { ResolvedCredentials } from '../credentials.ts';
+import type { ConnectorDefinition, ParamDefinition, RequestDefinition } from '../schema.ts';
+import { placeholders, render } from '../template.ts';
+
+export interface BaseUrl {
+  /** Without a trailing slash, so `base + '/repos/...'` keeps any base path (GitHub Enterprise's `/api/v3`). */
+  href: string;
+  origin: string;
+  /** False only when the URL came from the operator's `upstreamOverrides`. */
+  guarded: boolean;
+}
+
+export function resolveBaseUrl(
+  def: ConnectorDefinition,
+  config: Record<string, unknown>,
+  overrides: Record<string, string>,
+): BaseUrl {
+  const override = overrides[def.slug];
+  if (override !== undefined) return toBase(override, false, `upstream override for '${def.slug}'`);
+  const values: Record<string, string> = {};
+  for (const [name, v] of Object.entries(def.base_url_variables ?? {})) {
+    const key = v.config_key ?? name;
+    const given = config[key];
+    const value = typeof given === 'string' && given.length > 0 ? given : v.default;
+    if (value === undefined) {
+      throw badConfig(key, `replication_config.${key} is required to build the ${def.name} base URL (${v.description}).`);
+    }
+    if (v.pattern !== undefined && !new RegExp(v.pattern, 'u').test(value)) {
+      throw badConfig(key, `replication_config.${key} must match ${v.pattern}.`);
+    }
+    values[name] = value;
+  }
+  return toBase(render(def.base_url, values), true, 'the base URL built from replication_config');
+}
+
+function toBase(raw: string, guarded: boolean, what: string): BaseUrl {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badConfig(null, `${what} is not a valid URL.`);
+  }
+  // Credentials, queries or fragments in a base URL would leak into every request or confuse path joining.
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
+    throw badConfig(null, `${what} must be a plain http(s) URL without credentials, query or fragment.`);
+  }
+  return { href: url.href.replace(/\/+$/, ''), origin: url.origin, guarded };
+}
+
+function badConfig(key: string | null, message: string): DomainError {
+  const field = key === null ? 'replication_config' : `replication_config.${key}`;
+  return new DomainError('VALIDATION_ERROR', message, {
+    errors: [{ field, message, error_code: 'invalid_config' }],
+  });
+}
+
+type Placement = 'path' | 'query' | 'header' | 'body';
+
+export function placementOf(name: string, param: ParamDefinition, req: RequestDefinition): Placement {
+  if (param.in) return param.in;
+  if (placeholders(req.path).includes(name)) return 'path';
+  return req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body';
+}
+
+export interface BuiltRequest {
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Builds the first-page request. Params must already be validated. */
+export function buildRequest(
+  base: BaseUrl,
+  req: RequestDefinition,
+  declared: Record<string, ParamDefinition>,
+  params: Record<string, unknown>,
+): BuiltRequest {
+  const pathValues: Record<string, string> = {};
+  const headers: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  const query: Array<[string, string]> = Object.entries(req.query ?? {});
+  // Declared order, not the client's order, so the same call always produces the same URL.
+  for (const [name, param] of Object.entries(declared)) {
+    const value = params[name];
+    if (value === undefined || value === null) continue;
+    const key = param.api_name ?? name;
+    switch (placementOf(name, param, req)) {
+      case 'path':
+        pathValues[name] = scalar(value);
+        break;
+      case 'query':
+        if (Array.isArray(value) && param.style === 'repeat') for (const v of value) query.push([key, scalar(v)]);
+        else query.push([key, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
+        break;
+      case 'header':
+        headers[key.toLowerCase()] = Array.isArray(value) ? value.map(scalar).join(',') : scalar(value);
+        break;
+      case 'body':
+        body[key] = value;
+        break;
+    }
+  }
+  // encodeURIComponent makes each value exactly one segment ('/' -> %2F); '.'/'..' are rejected by validation.
+  const url = new URL(base.href + render(req.path, pathValues, encodeURIComponent));
+  for (const [k, v] of query) url.searchParams.append(k, v);
+  for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  const hasBody = req.method !== 'GET' && Object.keys(body).length > 0;
+  return { url, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) };
+}
+
+function scalar(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** Headers every request of a connector carries; later sources override earlier ones. */
+export function baseHeaders(def: ConnectorDefinition, userAgent: string): Record<string, string> {
+  const out: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+  for (const [k, v] of Object.entries(def.headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we reject
+const UNSAFE_HEADER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Puts the credential where the option says. Returns the query parameter name used, if any, so paginators can
+ * keep it out of cursors (which are signed, not encrypted).
+ */
+export function applyAuth(
+  def: ConnectorDefinition,
+  credentials: ResolvedCredentials,
+  url: URL,
+  headers: Record<string, string>,
+): string | undefined {
+  const option = def.credential_options.find((o) => o.title === credentials.option);
+  if (!option) {
+    throw new DomainError(
+      'INVALID_CREDENTIALS',
+      `The connector's credentials use option '${credentials.option}', which ${def.name} does not define; update the connector's credentials.`,
+    );
+  }
+  const fill = (template: string) => {
+    let out: string;
+    try {
+      out = render(template, credentials.values);
+    } catch {
+      throw new DomainError('INVALID_CREDENTIALS', `The connector's credentials for '${option.title}' are incomplete; update them.`);
+    }
+    return out;
+  };
+  const header = (name: string, value: string) => {
+    if (UNSAFE_HEADER.test(value)) {
+      throw new DomainError('INVALID_CREDENTIALS', `A credential of '${option.title}' contains control characters, which can't be sent in an HTTP header.`);
+    }
+    headers[name] = value;
+  };
+  const auth = option.auth;
+  switch (auth.type) {
+    case 'bearer':
+      header('authorization', `Bearer ${fill(auth.token)}`);
+      return undefined;
+    case 'header':
+      header(auth.name.toLowerCase(), fill(auth.value));
+      return undefined;
+    case 'basic':
+      header('authorization', `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`);
+      return undefined;
+    case 'query':
+      url.searchParams.set(auth.name, fill(auth.value));
+      return auth.name;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Upstream HTTP answers -> DomainErrors. The definition's `errors.rules` run first (provider quirks such as
+ * GitHub's "403 + x-ratelimit-remaining: 0 means rate limited"), then the default status table.
+ * Only the allowlisted keys of an upstream body reach the client, with any credential value redacted;
+ * upstream headers and our request URL never do.
+ */
+import { DomainError, type ErrorCode } from '../../core/errors.ts';
+import type { ConnectorDefinition, ErrorKind, ErrorRule, ErrorsDefinition } from '../schema.ts';
+import { atPath } from './dpath.ts';
+import type { UpstreamResponse } from './http.ts';
+
+export interface ErrorContext {
+  def: ConnectorDefinition;
+  /** `issues.list`, or `credential check`. */
+  operation: string;
+  /** Credential values to scrub from anything echoed back. */
+  secrets: string[];
+  now?: () => number;
+}
+
+const CODES: Record<ErrorKind, ErrorCode> = {
+  auth_failed: 'UPSTREAM_AUTH_FAILED',
+  forbidden: 'UPSTREAM_FORBIDDEN',
+  not_found: 'UPSTREAM_NOT_FOUND',
+  rate_limited: 'UPSTREAM_RATE_LIMITED',
+  unavailable: 'UPSTREAM_UNAVAILABLE',
+  invalid_params: 'INVALID_PARAMS',
+  error: 'UPSTREAM_ERROR',
+};
+
+/** The error kind of a response, or null for a success. */
+export function classifyResponse(res: UpstreamResponse, body: unknown, errors?: ErrorsDefinition): ErrorKind | null {
+  const rule = errors?.rules?.find((r) => ruleMatches(r, res, body));
+  if (rule) return rule.error;
+  const s = res.status;
+  if (s >= 200 && s < 300) return null;
+  if (s === 401) return 'auth_failed';
+  if (s === 403) return 'forbidden';
+  if (s === 404 || s === 410) return 'not_found';
+  if (s === 429) return 'rate_limited';
+  if (s === 400 || s === 422) return 'invalid_params';
+  if (s === 502 || s === 503 || s === 504) return 'unavailable';
+  return 'error';
+}
+
+export function upstreamError(kind: ErrorKind, res: UpstreamResponse, body: unknown, ctx: ErrorContext): DomainError {
+  const exposed = exposeBody(body, ctx.def.errors?.expose_body_keys ?? [], ctx.secrets);
+  const extra = { upstream: { status: res.status, body: exposed } };
+  const who = ctx.def.name;
+  const op = ctx.operation;
+  const said = res.status < 500 ? upstreamMessage(exposed) : '';
+  const messages: Record<ErrorKind, string> = {
+    auth_failed: `${who} rejected the connector's credentials (HTTP ${res.status}) for ${op}${said}. Update the connector's credentials.`,
+    forbidden: `${who} refused ${op} (HTTP ${res.status})${said}. The credentials lack access to this resource or scope.`,
+    not_found: `${who} found nothing for ${op} (HTTP ${res.status})${said}. Check the params and that the credentials can see the resource.`,
+    rate_limited: `${who} rate limit reached during ${op} (HTTP ${res.status})${said}.`,
+    unavailable: `${who} is unavailable (HTTP ${res.status}) during ${op}; try again later.`,
+    invalid_params: `${who} rejected the params of ${op} (HTTP ${res.status})${said}.`,
+    error: `${who} answered ${op} with HTTP ${res.status}${said}.`,
+  };
+  const retryAfter = kind === 'rate_limited' ? retryAfterSeconds(res, ctx.def.errors, ctx.now ?? Date.now) : undefined;
+  const message = retryAfter === undefined ? messages[kind] : `${messages[kind]} Retry after ${retryAfter} s.`;
+  return new DomainError(CODES[kind], message, { extra, ...(retryAfter === undefined ? {} : { retryAfter }) });
+}
+
+function ruleMatches(rule: ErrorRule, res: UpstreamResponse, body: unknown): boolean {
+  const { when } = rule;
+  if (!when.status.includes(res.status)) return false;
+  if (when.header && !valueMatches(res.headers[when.header.name.toLowerCase()], when.header)) return false;
+  if (when.body && !valueMatches(atPath(body, when.body.path), when.body)) return false;
+  return true;
+}
+
+function valueMatches(value: unknown, m: { equals?: unknown; contains?: string }): boolean {
+  if (value === undefined) return false;
+  // Headers are strings on the wire, so `equals: 0` in YAML must still match the header "0".
+  if (m.equals !== undefined && value !== m.equals && !(typeof value === 'string' && value === String(m.equals))) {
+    return false;
+  }
+  if (m.contains !== undefined) {
+    return typeof value === 'string' && value.toLowerCase().includes(m.contains.toLowerCase());
+  }
+  return true;
+}
+
+/** Seconds to wait: standard Retry-After first, then the definition's headers, then its default. */
+export function retryAfterSeconds(res: UpstreamResponse, errors: ErrorsDefinition | undefined, now: () => number) {
+  const sources = [{ name: 'retry-after', format: 'retry-after' as const }, ...(errors?.retry_after_headers ?? [])];
+  for (const { name, format } of sources) {
+    const raw = res.headers[name.toLowerCase()]?.trim();
+    if (!raw) continue;
+    let seconds: number | undefined;
+    const n = Number(raw);
+    if (format === 'retry-after') seconds = Number.isFinite(n) ? n : (Date.parse(raw) - now()) / 1000;
+    else if (format === 'seconds') seconds = n;
+    else if (format === 'http_date') seconds = (Date.parse(raw) - now()) / 1000;
+    else if (format === 'unix_seconds') seconds = n - now() / 1000;
+    else seconds = (n - now()) / 1000;
+    if (Number.isFinite(seconds)) return Math.min(86_400, Math.max(1, Math.ceil(seconds as number)));
+  }
+  return errors?.retry_after_default_seconds;
+}
+
+const MAX_STRING = 1000;
+const MAX_ITEMS = 20;
+
+function exposeBody(body: unknown, keys: readonly string[], secrets: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return out;
+  for (const key of keys) {
+    if (Object.hasOwn(body, key)) out[key] = sanitize((body as Record<string, unknown>)[key], secrets, 0);
+  }
+  return out;
+}
+
+/** Bounded copy: upstream bodies are untrusted and may be huge or echo what we sent. */
+function sanitize(value: unknown, secrets: string[], depth: number): unknown {
+  if (typeof value === 'string') {
+    let s = value;
+    for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join('[redacted]');
+    return s.length > MAX_STRING ? `${s.slice(0, MAX_STRING)}...` : s;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= 4) return '[...]';
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => sanitize(v, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS)) out[k] = sanitize(v, secrets, depth + 1);
+  return out;
+}
+
+function upstreamMessage(exposed: Record<string, unknown>): string {
+  const text = Object.values(exposed).find((v): v is string => typeof v === 'string' && v.length > 0);
+  return text ? `: ${text.length > 300 ? `${text.slice(0, 300)}...` : text}` : '';
+}

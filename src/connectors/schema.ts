@@ -1,0 +1,328 @@
+/**
+ * The schema of a connector definition file (`src/connectors/definitions/<slug>.yaml`).
+ *
+ * Connector types are data: everything provider-specific (URLs, auth placement, paging style, error quirks)
+ * is a declared option here, and the runtime only interprets these declarations. `docs/connector-definitions.md`
+ * documents every field; keep the two in step.
+ */
+import Type from 'typebox';
+
+/** Names used as entity, param and credential-field names: they appear in API bodies, so keep them boring. */
+const Name = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$', maxLength: 64 });
+/** A path into a JSON document, one key (or array index) per element; `[]` is the document itself. */
+const DPath = Type.Array(Type.String({ minLength: 1 }), { maxItems: 16 });
+const StringMap = Type.Record(Type.String({ pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$' }), Type.String());
+
+const ScalarType = Type.Union([
+  Type.Literal('string'),
+  Type.Literal('integer'),
+  Type.Literal('number'),
+  Type.Literal('boolean'),
+]);
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+export const ParamSchema = Type.Object(
+  {
+    type: Type.Union([
+      Type.Literal('string'),
+      Type.Literal('integer'),
+      Type.Literal('number'),
+      Type.Literal('boolean'),
+      Type.Literal('array'),
+    ]),
+    description: Type.String({ minLength: 1 }),
+    required: Type.Optional(Type.Boolean()),
+    enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })),
+    /** The provider's default, shown to clients. ces does not send it: leaving a param out keeps the provider's own default. */
+    default: Type.Optional(Type.Unknown()),
+    minimum: Type.Optional(Type.Number()),
+    maximum: Type.Optional(Type.Number()),
+    min_length: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_length: Type.Optional(Type.Integer({ minimum: 1 })),
+    pattern: Type.Optional(Type.String()),
+    format: Type.Optional(Type.Union([Type.Literal('date-time'), Type.Literal('date')])),
+    items: Type.Optional(
+      Type.Object(
+        { type: ScalarType, enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })) },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Where the value goes. Default: `path` when the name is a `{placeholder}` of the path, else `query` (GET/DELETE) or `body`. */
+    in: Type.Optional(
+      Type.Union([Type.Literal('path'), Type.Literal('query'), Type.Literal('header'), Type.Literal('body')]),
+    ),
+    /** The provider's name for this param when it differs from ours (query key, header name or body key). */
+    api_name: Type.Optional(Type.String({ minLength: 1 })),
+    /** How an array goes into a query string: `comma` (a=x,y) or `repeat` (a=x&a=y). */
+    style: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('repeat')])),
+  },
+  { additionalProperties: false },
+);
+
+export const RequestSchema = Type.Object(
+  {
+    method: Type.Union([
+      Type.Literal('GET'),
+      Type.Literal('POST'),
+      Type.Literal('PUT'),
+      Type.Literal('PATCH'),
+      Type.Literal('DELETE'),
+    ]),
+    /** Appended to the base URL; `{name}` placeholders are filled from path params, each URL-encoded as one segment. */
+    path: Type.String({ pattern: '^/' }),
+    /** Constant query parameters sent with every request of this action. */
+    query: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String())),
+    headers: Type.Optional(StringMap),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * How the next page is found. Every style produces the complete next request, which ces signs into an opaque
+ * `end_cursor`; a client never builds page requests itself.
+ */
+export const PaginationSchema = Type.Union([
+  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('link_header'), rel: Type.Optional(Type.String({ minLength: 1 })) },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal('next_url'), path: DPath }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('body_cursor'),
+      cursor_path: DPath,
+      param: Type.String({ minLength: 1 }),
+      has_more_path: Type.Optional(DPath),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('page_number'),
+      param: Type.String({ minLength: 1 }),
+      start: Type.Optional(Type.Integer({ minimum: 0 })),
+      size_param: Type.Optional(Type.String({ minLength: 1 })),
+      page_size: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('offset'),
+      offset_param: Type.String({ minLength: 1 }),
+      limit_param: Type.String({ minLength: 1 }),
+      page_size: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export const ActionSchema = Type.Object(
+  {
+    description: Type.String({ minLength: 1 }),
+    params: Type.Optional(Type.Record(Type.String(), ParamSchema)),
+    request: RequestSchema,
+    /** Where the records are in the response body; omitted or `[]` means the body itself. */
+    record_selector: Type.Optional(DPath),
+    pagination: Type.Optional(PaginationSchema),
+    /** Extra `connector_metadata` members read from the response body (name -> dpath), e.g. `total_count`. */
+    meta: Type.Optional(Type.Record(Type.String(), DPath)),
+  },
+  { additionalProperties: false },
+);
+
+/** The action names the API knows. `download` is planned (streamed bodies) and not accepted yet. */
+export const ACTION_NAMES = ['list', 'get', 'create', 'update', 'delete', 'api_search'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+/** Actions whose result is an array of records (and may page). */
+export const COLLECTION_ACTIONS: readonly ActionName[] = ['list', 'api_search'];
+
+export const EntitySchema = Type.Object(
+  {
+    name: Name,
+    description: Type.String({ minLength: 1 }),
+    primary_key: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    actions: Type.Object(
+      {
+        list: Type.Optional(ActionSchema),
+        get: Type.Optional(ActionSchema),
+        create: Type.Optional(ActionSchema),
+        update: Type.Optional(ActionSchema),
+        delete: Type.Optional(ActionSchema),
+        api_search: Type.Optional(ActionSchema),
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Template = Type.String({ minLength: 1 });
+export const AuthSchema = Type.Union([
+  Type.Object({ type: Type.Literal('bearer'), token: Template }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('header'), name: Type.String({ minLength: 1 }), value: Template },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('basic'), username: Template, password: Template },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('query'), name: Type.String({ minLength: 1 }), value: Template },
+    { additionalProperties: false },
+  ),
+]);
+
+export const CredentialFieldSchema = Type.Object(
+  {
+    /** Credential values are always strings; the key exists so other types can be added without a format break. */
+    type: Type.Literal('string'),
+    title: Type.String({ minLength: 1 }),
+    description: Type.String({ minLength: 1 }),
+    secret: Type.Optional(Type.Boolean()),
+    /** Other names clients may use for this field (e.g. the agent SDK's `token`); resolved to the field's own name. */
+    aliases: Type.Optional(Type.Array(Name)),
+  },
+  { additionalProperties: false },
+);
+
+export const CredentialOptionSchema = Type.Object(
+  {
+    title: Type.String({ minLength: 1 }),
+    description: Type.String({ minLength: 1 }),
+    fields: Type.Record(Type.String(), CredentialFieldSchema, { minProperties: 1 }),
+    required: Type.Array(Type.String()),
+    auth: AuthSchema,
+  },
+  { additionalProperties: false },
+);
+
+/** `equals` compares exactly; `contains` is a case-insensitive substring test on the string form. */
+const matchFields = {
+  equals: Type.Optional(Scalar),
+  contains: Type.Optional(Type.String({ minLength: 1 })),
+};
+
+export const ERROR_KINDS = [
+  'auth_failed',
+  'forbidden',
+  'not_found',
+  'rate_limited',
+  'unavailable',
+  'invalid_params',
+  'error',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export const ErrorRuleSchema = Type.Object(
+  {
+    when: Type.Object(
+      {
+        status: Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { minItems: 1 }),
+        header: Type.Optional(
+          Type.Object({ name: Type.String({ minLength: 1 }), ...matchFields }, { additionalProperties: false }),
+        ),
+        body: Type.Optional(Type.Object({ path: DPath, ...matchFields }, { additionalProperties: false })),
+      },
+      { additionalProperties: false },
+    ),
+    error: Type.Union(ERROR_KINDS.map((k) => Type.Literal(k))),
+  },
+  { additionalProperties: false },
+);
+
+export const ErrorsSchema = Type.Object(
+  {
+    /** Top-level keys of an upstream error body that may be shown to clients (`extra.upstream.body`). */
+    expose_body_keys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** Rules checked in order before the default status mapping; the first match decides. */
+    rules: Type.Optional(Type.Array(ErrorRuleSchema)),
+    /** Extra headers read for `retry_after` when rate limited (after the standard `Retry-After`). */
+    retry_after_headers: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1 }),
+            format: Type.Union([
+              Type.Literal('seconds'),
+              Type.Literal('http_date'),
+              Type.Literal('unix_seconds'),
+              Type.Literal('unix_ms'),
+            ]),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    retry_after_default_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const BaseUrlVariableSchema = Type.Object(
+  {
+    description: Type.String({ minLength: 1 }),
+    default: Type.Optional(Type.String({ minLength: 1 })),
+    /** The replication_config key that fills it; defaults to the variable's name. */
+    config_key: Type.Optional(Type.String({ minLength: 1 })),
+    /** Required for variables that are only part of a host name, so a config value can't change the host. */
+    pattern: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConnectorDefinitionSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    slug: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 }),
+    name: Type.String({ minLength: 1 }),
+    icon_url: Type.String({ format: 'uri' }),
+    support_level: Type.Union([
+      Type.Literal('certified'),
+      Type.Literal('community'),
+      Type.Literal('archived'),
+      Type.Literal('none'),
+    ]),
+    documentation_url: Type.String({ format: 'uri' }),
+    description: Type.Optional(Type.String()),
+    base_url: Type.String({ minLength: 1 }),
+    base_url_variables: Type.Optional(Type.Record(Type.String(), BaseUrlVariableSchema)),
+    headers: Type.Optional(StringMap),
+    credential_options: Type.Array(CredentialOptionSchema, { minItems: 1 }),
+    check: RequestSchema,
+    replication_config: Type.Object(
+      {
+        type: Type.Literal('object'),
+        properties: Type.Record(Type.String(), Type.Object({})),
+        required: Type.Optional(Type.Array(Type.String())),
+      },
+      { additionalProperties: true },
+    ),
+    errors: Type.Optional(ErrorsSchema),
+    entities: Type.Array(EntitySchema, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export type ConnectorDefinition = Type.Static<typeof ConnectorDefinitionSchema>;
+export type EntityDefinition = Type.Static<typeof EntitySchema>;
+export type ActionDefinition = Type.Static<typeof ActionSchema>;
+export type ParamDefinition = Type.Static<typeof ParamSchema>;
+export type RequestDefinition = Type.Static<typeof RequestSchema>;
+export type Pagination = Type.Static<typeof PaginationSchema>;
+export type AuthDefinition = Type.Static<typeof AuthSchema>;
+export type CredentialOption = Type.Static<typeof CredentialOptionSchema>;
+export type ErrorRule = Type.Static<typeof ErrorRuleSchema>;
+export type ErrorsDefinition = Type.Static<typeof ErrorsSchema>;
+
+/** The action of an entity, or undefined; the `actions` object is closed so indexing by name is safe. */
+export function actionOf(entity: EntityDefinition, action: string): ActionDefinition | undefined {
+  if (!(ACTION_NAMES as readonly string[]).includes(action)) return undefined;
+  return entity.actions[action as ActionName];
+}
+
+export function actionNames(entity: EntityDefinition): ActionName[] {
+  return ACTION_NAMES.filter((a) => entity.actions[a] !== undefined);
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { resolveCredentials } from '../../connectors/credentials.ts';
+import { connectorAad } from '../../security/vault.ts';
+import type { Connector } from '../../store/port.ts';
+import type { CoreDeps, RequestContext } from '../context.ts';
+import { assertWorkspaceAccess, isoNow } from '../context.ts';
+import { DomainError } from '../errors.ts';
+import { resolveDefinition } from './lookup.ts';
+import { validateReplicationConfig } from './replication-config.ts';
+
+export interface CreateConnectorInput {
+  workspace_name?: string | undefined;
+  definition_id?: string | undefined;
+  connector_type?: string | undefined;
+  name?: string | undefined;
+  credentials: unknown;
+  replication_config?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Unlike the reference service, credentials are checked at create: their shape against the definition's
+ * options, then live against the provider (the definition's `check` request). Nothing is stored unless both pass.
+ */
+export async function createConnector(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  input: CreateConnectorInput,
+): Promise<Connector> {
+  const workspace = await resolveWorkspace(deps, ctx, input.workspace_name);
+  const def = resolveDefinition(deps, input);
+  const credentials = resolveCredentials(def, input.credentials);
+  const replicationConfig = validateReplicationConfig(def, input.replication_config);
+  const id = randomUUID();
+  await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
+
+  const now = isoNow(deps);
+  await deps.store.connectors.create({
+    id,
+    organization_id: ctx.organizationId,
+    workspace_id: workspace.id,
+    definition_id: def.id,
+    connector_type: def.slug,
+    name: input.name?.trim() || `${def.name} - ${id}`,
+    replication_config: replicationConfig,
+    credential_option: credentials.option,
+    credentials: deps.vault.encrypt(JSON.stringify(credentials), connectorAad(ctx.organizationId, id)),
+    now,
+  });
+  const created = await deps.store.connectors.get(ctx.organizationId, id);
+  if (!created) throw new Error('connector vanished right after insert');
+  return created;
+}
+
+async function resolveWorkspace(deps: CoreDeps, ctx: RequestContext, name: string | undefined) {
+  if (name === undefined) {
+    if (ctx.workspaceId) {
+      const ws = await deps.store.workspaces.get(ctx.organizationId, ctx.workspaceId);
+      if (ws) return ws;
+    }
+    throw new DomainError('VALIDATION_ERROR', 'workspace_name is required.', {
+      errors: [{ field: 'workspace_name', message: 'is required', error_code: 'missing', details: null }],
+    });
+  }
+  const ws = await deps.store.workspaces.getByName(ctx.organizationId, name);
+  if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND', `Workspace '${name}' not found.`);
+  assertWorkspaceAccess(ctx, ws.id);
+  return ws;
+}

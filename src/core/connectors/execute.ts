@@ -1,0 +1,55 @@
+import { performance } from 'node:perf_hooks';
+import type { ResolvedCredentials } from '../../connectors/credentials.ts';
+import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
+import { connectorAad } from '../../security/vault.ts';
+import type { CoreDeps, RequestContext } from '../context.ts';
+import { DomainError } from '../errors.ts';
+import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
+
+export interface ExecuteInput {
+  entity: string;
+  action: string;
+  params?: Record<string, unknown> | undefined;
+  select_fields?: string[] | null | undefined;
+  exclude_fields?: string[] | null | undefined;
+}
+
+export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: string, input: ExecuteInput) {
+  const started = performance.now();
+  const connector = await loadConnector(deps, ctx, id);
+  if (connector.workspace_status !== 'active') {
+    throw new DomainError(
+      'WORKSPACE_INACTIVE',
+      `Workspace '${connector.workspace_name}' is inactive; reactivate it (PUT /api/v1/workspaces/${connector.workspace_id} {"status":"active"}) to execute its connectors.`,
+    );
+  }
+  const def = definitionOf(deps, connector);
+  const params = input.params ?? {};
+  // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
+  deps.runtime.validate(def, input.entity, input.action, params);
+
+  const stored = await deps.store.connectors.getCredentials(ctx.organizationId, id);
+  if (!stored) throw connectorNotFound(id);
+  const credentials = JSON.parse(
+    deps.vault.decrypt(stored, connectorAad(ctx.organizationId, id)),
+  ) as ResolvedCredentials;
+
+  const output = await deps.runtime.execute({
+    connectorId: id,
+    definition: def,
+    credentials,
+    config: connector.replication_config,
+    entity: input.entity,
+    action: input.action,
+    params,
+  });
+  return {
+    status: 'success' as const,
+    result: applyFieldSelection(output.result, input.select_fields, input.exclude_fields),
+    connector_metadata: output.connector_metadata,
+    execution_metadata: {
+      connector_instance_id: `source_id:${id}`,
+      execution_time_ms: Math.round(performance.now() - started),
+    },
+  };
+}

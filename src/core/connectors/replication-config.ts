@@ -1,0 +1,33 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../errors.ts';
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
+addFormats.default(ajv);
+const compiled = new WeakMap<ConnectorDefinition, ValidateFunction>();
+
+/**
+ * Validates (and fills defaults into) a connector's replication_config against its definition's JSON Schema.
+ * Returns a copy; the caller's object is never mutated.
+ */
+export function validateReplicationConfig(def: ConnectorDefinition, input: unknown): Record<string, unknown> {
+  let validate = compiled.get(def);
+  if (!validate) {
+    validate = ajv.compile(def.replication_config as object);
+    compiled.set(def, validate);
+  }
+  const value = structuredClone(input ?? {}) as Record<string, unknown>;
+  if (validate(value)) return value;
+  const errors = (validate.errors ?? []).map((e) => {
+    const missing = e.keyword === 'required' ? `.${String(e.params.missingProperty)}` : '';
+    const extra = e.keyword === 'additionalProperties' ? `.${String(e.params.additionalProperty)}` : '';
+    const field = `replication_config${e.instancePath.replaceAll('/', '.')}${missing}${extra}`;
+    return { field, message: e.message ?? 'is invalid', error_code: e.keyword, details: null };
+  });
+  throw new DomainError(
+    'VALIDATION_ERROR',
+    `Invalid replication_config for ${def.name}: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`,
+    { errors },
+  );
+}

@@ -1,0 +1,46 @@
+import { resolveCredentials } from '../../connectors/credentials.ts';
+import { connectorAad } from '../../security/vault.ts';
+import type { Connector } from '../../store/port.ts';
+import type { CoreDeps, RequestContext } from '../context.ts';
+import { isoNow } from '../context.ts';
+import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
+import { validateReplicationConfig } from './replication-config.ts';
+
+export interface UpdateConnectorInput {
+  name?: string | undefined;
+  replication_config?: Record<string, unknown> | undefined;
+  credentials?: unknown;
+}
+
+/** PUT also rotates credentials (the reference cannot): validated and checked live exactly as at create. */
+export async function updateConnector(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  id: string,
+  input: UpdateConnectorInput,
+): Promise<Connector> {
+  const connector = await loadConnector(deps, ctx, id);
+  const def = definitionOf(deps, connector);
+  const replicationConfig =
+    input.replication_config !== undefined
+      ? validateReplicationConfig(def, input.replication_config)
+      : connector.replication_config;
+  let credentials: ReturnType<typeof resolveCredentials> | undefined;
+  if (input.credentials !== undefined) {
+    credentials = resolveCredentials(def, input.credentials);
+    await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
+  }
+  const updated = await deps.store.connectors.update(ctx.organizationId, id, {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.replication_config !== undefined ? { replication_config: replicationConfig } : {}),
+    ...(credentials
+      ? {
+          credential_option: credentials.option,
+          credentials: deps.vault.encrypt(JSON.stringify(credentials), connectorAad(ctx.organizationId, id)),
+        }
+      : {}),
+    now: isoNow(deps),
+  });
+  if (!updated) throw connectorNotFound(id);
+  return loadConnector(deps, ctx, id);
+}

@@ -1,0 +1,45 @@
+import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
+import type { DefinitionRegistry } from '../connectors/registry.ts';
+import type { ServerSecrets } from '../security/server-secrets.ts';
+import type { TokenService } from '../security/tokens.ts';
+import type { Vault } from '../security/vault.ts';
+import type { Store } from '../store/port.ts';
+import { DomainError } from './errors.ts';
+
+/** What every core verb may use. Built once in src/deps.ts. */
+export interface CoreDeps {
+  store: Store;
+  vault: Vault;
+  tokens: TokenService;
+  secrets: ServerSecrets;
+  registry: DefinitionRegistry;
+  runtime: ConnectorRuntime;
+  now: () => Date;
+}
+
+/** Who is calling, resolved from the bearer token; every tenant-owned read is scoped by it. */
+export interface RequestContext {
+  organizationId: string;
+  applicationId: string;
+  kind: 'application' | 'scoped';
+  /** Set for scoped tokens: the only workspace the caller may touch. */
+  workspaceId?: string;
+}
+
+export const isoNow = (deps: Pick<CoreDeps, 'now'>) => deps.now().toISOString();
+
+/** Organization-level administration is for application tokens only. */
+export function requireApplicationToken(ctx: RequestContext): void {
+  if (ctx.kind !== 'application') {
+    throw new DomainError(
+      'FORBIDDEN',
+      'This operation needs an application token; a workspace-scoped token cannot perform organization-level administration.',
+    );
+  }
+}
+
+export function assertWorkspaceAccess(ctx: RequestContext, workspaceId: string): void {
+  if (ctx.workspaceId !== undefined && ctx.workspaceId !== workspaceId) {
+    throw new DomainError('WORKSPACE_SCOPE_VIOLATION', 'This token is scoped to another workspace.');
+  }
+}

@@ -1,0 +1,28 @@
+import type { CoreDeps, RequestContext } from '../context.ts';
+import { DomainError } from '../errors.ts';
+
+/**
+ * Turns a bearer token into a request context. Besides the signature and expiry, the application must still
+ * exist, be unrevoked and belong to the organization, so `ces apps revoke` takes effect on the next request.
+ */
+export async function authenticate(
+  deps: Pick<CoreDeps, 'tokens' | 'store'>,
+  authorization: string | undefined,
+): Promise<RequestContext> {
+  if (!authorization) {
+    throw new DomainError('UNAUTHENTICATED', 'Missing Authorization header; send "Authorization: Bearer <token>".');
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) {
+    throw new DomainError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>".');
+  }
+  const claims = await deps.tokens.verify(match[1]);
+  const active = await deps.store.applications.isActiveInOrganization(claims.applicationId, claims.organizationId);
+  if (!active) throw new DomainError('UNAUTHENTICATED', 'The application behind this token has been revoked.');
+  return {
+    organizationId: claims.organizationId,
+    applicationId: claims.applicationId,
+    kind: claims.kind,
+    ...(claims.workspaceId ? { workspaceId: claims.workspaceId } : {}),
+  };
+}

@@ -1,0 +1,128 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../core/errors.ts';
+
+/** The one code -> HTTP status table. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 422,
+  INVALID_JSON: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  ORGANIZATION_REQUIRED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CLIENT_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  WORKSPACE_SCOPE_VIOLATION: 403,
+  WORKSPACE_INACTIVE: 403,
+  NOT_FOUND: 404,
+  WORKSPACE_NOT_FOUND: 404,
+  CONNECTOR_NOT_FOUND: 404,
+  DEFINITION_NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_CREDENTIALS: 422,
+  UNKNOWN_ENTITY: 422,
+  UNKNOWN_ACTION: 422,
+  INVALID_PARAMS: 422,
+  INVALID_CURSOR: 422,
+  // The caller's own token is fine; the *stored* credentials were refused by the provider.
+  UPSTREAM_AUTH_FAILED: 424,
+  UPSTREAM_FORBIDDEN: 424,
+  UPSTREAM_NOT_FOUND: 404,
+  UPSTREAM_RATE_LIMITED: 429,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_BAD_RESPONSE: 502,
+  UPSTREAM_ERROR: 502,
+  EGRESS_DENIED: 422,
+  METHOD_NOT_ALLOWED: 405,
+  ROUTE_NOT_FOUND: 404,
+  INTERNAL_ERROR: 500,
+};
+
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode;
+  request_id: string;
+  errors: ErrorDetail[];
+  [extra: string]: unknown;
+}
+
+function send(reply: FastifyReply, status: number, body: Omit<ErrorBody, 'request_id'>) {
+  return reply.code(status).type('application/json; charset=utf-8').send({ ...body, request_id: reply.request.id });
+}
+
+function fromDomainError(reply: FastifyReply, err: DomainError) {
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(err.retryAfter))));
+  return send(reply, STATUS_BY_CODE[err.code], {
+    ...(err.extra ?? {}),
+    ...(err.retryAfter !== undefined ? { retry_after: Math.max(0, Math.ceil(err.retryAfter)) } : {}),
+    message: err.message,
+    code: err.code,
+    errors: err.errors,
+  });
+}
+
+type AjvError = { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> };
+
+function validationDetails(context: string | undefined, errors: AjvError[]): ErrorDetail[] {
+  const root = context === 'querystring' ? 'query' : (context ?? 'body');
+  return errors.map((e) => {
+    let field = `${root}${e.instancePath.replaceAll('/', '.')}`;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') field += `.${String(e.params.missingProperty)}`;
+    if (e.keyword === 'additionalProperties') {
+      field += `.${String(e.params.additionalProperty)}`;
+      message = 'is not a known field';
+    }
+    return { field, message, error_code: e.keyword, details: null };
+  });
+}
+
+/** Framework errors that carry these codes are the client's fault and get a stable code of ours. */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Unsupported Content-Type; send application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'INVALID_JSON', message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than allowed.' },
+};
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof DomainError) return fromDomainError(reply, err);
+    if (err.validation) {
+      const errors = validationDetails(err.validationContext, err.validation as AjvError[]);
+      const summary = errors
+        .slice(0, 5)
+        .map((e) => `${e.field} ${e.message}`)
+        .join('; ');
+      return send(reply, 422, { message: `Invalid request: ${summary}.`, code: 'VALIDATION_ERROR', errors });
+    }
+    const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (known) return send(reply, STATUS_BY_CODE[known.code], { ...known, errors: [] });
+    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+      return send(reply, 400, { code: 'INVALID_JSON', message: 'The body is not valid JSON.', errors: [] });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      request.log.info({ code: err.code }, 'client error from the framework');
+      return send(reply, err.statusCode, { code: 'VALIDATION_ERROR', message: 'The request was rejected.', errors: [] });
+    }
+    // A 5xx never echoes an internal message.
+    request.log.error({ err }, 'unhandled error');
+    return send(reply, 500, {
+      code: 'INTERNAL_ERROR',
+      message: 'Internal server error. Quote the request_id when reporting it.',
+      errors: [],
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, {
+      code: 'ROUTE_NOT_FOUND',
+      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+      errors: [],
+    }),
+  );
+}

@@ -1,0 +1,32 @@
+import type { Connector, Workspace } from '../store/port.ts';
+
+/** Reply shapes. Explicit field lists: a new column never reaches a client by accident. */
+export function presentWorkspace(ws: Workspace) {
+  return {
+    id: ws.id,
+    name: ws.name,
+    organization_id: ws.organization_id,
+    status: ws.status,
+    cache_enabled: ws.cache_enabled,
+    tombstone: false,
+    visibility: 'private' as const,
+    color: null,
+    created_at: ws.created_at,
+    updated_at: ws.updated_at,
+  };
+}
+
+export function presentConnector(c: Connector) {
+  return {
+    id: c.id,
+    name: c.name,
+    workspace_id: c.workspace_id,
+    workspace_name: c.workspace_name,
+    definition_id: c.definition_id,
+    connector_type: c.connector_type,
+    credential_option: c.credential_option,
+    replication_config: c.replication_config,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import type { CoreDeps } from '../../../core/context.ts';
+import { issueApplicationToken } from '../../../core/tokens/issue-application-token.ts';
+import { withErrors } from '../../schemas.ts';
+
+const Body = Type.Object(
+  { client_id: Type.String({ minLength: 1, maxLength: 200 }), client_secret: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+const Headers = Type.Object({ 'x-organization-id': Type.Optional(Type.String({ format: 'uuid' })) });
+const Reply = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer(),
+  organization_id: Type.String({ format: 'uuid' }),
+});
+
+export function register(app: App, deps: CoreDeps) {
+  app.post(
+    '/api/v1/account/applications/token',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Exchange client credentials for an application access token (JWT)',
+        security: [],
+        body: Body,
+        headers: Headers,
+        response: withErrors({ 200: Reply }),
+      },
+    },
+    async (request) =>
+      issueApplicationToken(deps, {
+        client_id: request.body.client_id,
+        client_secret: request.body.client_secret,
+        ...(request.headers['x-organization-id'] ? { organizationId: request.headers['x-organization-id'] } : {}),
+      }),
+  );
+}

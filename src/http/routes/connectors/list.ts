@@ -1,0 +1,41 @@
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import type { CoreDeps } from '../../../core/context.ts';
+import { listConnectors } from '../../../core/connectors/read.ts';
+import { ctxOf } from '../../auth.ts';
+import { presentConnector } from '../../presenters.ts';
+import { ConnectorSchema, ShortText, withErrors } from '../../schemas.ts';
+
+const Query = Type.Object(
+  {
+    workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
+    workspace_name: Type.Optional(ShortText(200)),
+    customer_name: Type.Optional(ShortText(200)),
+    external_user_id: Type.Optional(ShortText(200)),
+    definition_id: Type.Optional(Type.String({ format: 'uuid' })),
+  },
+  { additionalProperties: false },
+);
+
+export function register(app: App, deps: CoreDeps) {
+  app.get(
+    '/api/v1/integrations/connectors',
+    {
+      schema: {
+        tags: ['Connectors'],
+        summary: 'List connectors, optionally of one workspace and/or one connector type',
+        querystring: Query,
+        response: withErrors({ 200: Type.Object({ data: Type.Array(ConnectorSchema) }) }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const connectors = await listConnectors(deps, ctxOf(request), {
+        workspace_id: q.workspace_id,
+        workspace_name: q.workspace_name ?? q.customer_name ?? q.external_user_id,
+        definition_id: q.definition_id,
+      });
+      return { data: connectors.map(presentConnector) };
+    },
+  );
+}

@@ -1,0 +1,42 @@
+import type { App, AppDeps } from '../../app.ts';
+import * as scopedToken from './account/scoped-token.ts';
+import * as scopedTokenInfo from './account/scoped-token-info.ts';
+import * as token from './account/token.ts';
+import * as createConnector from './connectors/create.ts';
+import * as deleteConnector from './connectors/delete.ts';
+import * as execute from './connectors/execute.ts';
+import * as getConnector from './connectors/get.ts';
+import * as listConnectors from './connectors/list.ts';
+import * as updateConnector from './connectors/update.ts';
+import * as getDefinition from './definitions/get.ts';
+import * as listDefinitions from './definitions/list.ts';
+import * as health from './ops/health.ts';
+import * as deleteWorkspace from './workspaces/delete.ts';
+import * as getWorkspace from './workspaces/get.ts';
+import * as listWorkspaces from './workspaces/list.ts';
+import * as workspaceStats from './workspaces/stats.ts';
+import * as updateWorkspace from './workspaces/update.ts';
+
+const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
+  health,
+  token,
+  scopedToken,
+  scopedTokenInfo,
+  listDefinitions,
+  getDefinition,
+  createConnector,
+  listConnectors,
+  getConnector,
+  updateConnector,
+  deleteConnector,
+  execute,
+  listWorkspaces,
+  workspaceStats,
+  getWorkspace,
+  updateWorkspace,
+  deleteWorkspace,
+];
+
+export function registerRoutes(app: App, deps: AppDeps): void {
+  for (const route of ROUTES) route.register(app, deps);
+}

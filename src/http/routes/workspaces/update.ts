@@ -1,0 +1,34 @@
+import { Type } from 'typebox';
+import type { App } from '../../../app.ts';
+import type { CoreDeps } from '../../../core/context.ts';
+import { updateWorkspace } from '../../../core/workspaces/update.ts';
+import { ctxOf } from '../../auth.ts';
+import { presentWorkspace } from '../../presenters.ts';
+import { ShortText, withErrors, WorkspaceSchema } from '../../schemas.ts';
+import { WorkspaceParams } from './get.ts';
+
+const Body = Type.Object(
+  {
+    name: Type.Optional(Type.Union([ShortText(200), Type.Null()])),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Null()])),
+    cache_enabled: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export function register(app: App, deps: CoreDeps) {
+  app.put(
+    '/api/v1/workspaces/:workspace_id',
+    {
+      schema: {
+        tags: ['Workspaces'],
+        summary: 'Rename a workspace or set it active/inactive (inactive blocks execute)',
+        params: WorkspaceParams,
+        body: Body,
+        response: withErrors({ 200: WorkspaceSchema }, [409]),
+      },
+    },
+    async (request) =>
+      presentWorkspace(await updateWorkspace(deps, ctxOf(request), request.params.workspace_id, request.body)),
+  );
+}

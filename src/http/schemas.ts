@@ -1,0 +1,64 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Shared wire schemas. Names and shapes follow the reference spec (snake_case bodies, camelCase catalog). */
+export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+export const ShortText = (max = 200) => Type.String({ minLength: 1, maxLength: max });
+
+export const ErrorDetailSchema = Type.Object({
+  field: Type.Union([Type.String(), Type.Null()]),
+  message: Type.String(),
+  error_code: Type.String(),
+  details: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+});
+
+export const ErrorBodySchema = Type.Object(
+  {
+    message: Type.String(),
+    code: Type.String({ description: 'Stable UPPER_SNAKE error code' }),
+    request_id: Type.String(),
+    errors: Type.Array(ErrorDetailSchema),
+    retry_after: Type.Optional(Type.Integer()),
+    upstream: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: 'ApiErrorResponse', additionalProperties: true },
+);
+
+/** Error responses every authenticated route can give, for the OpenAPI document. */
+export function withErrors(responses: Record<number, TSchema>, extra: number[] = []): Record<number, TSchema> {
+  const out: Record<number, TSchema> = { ...responses };
+  for (const status of [400, 401, 403, 404, 413, 415, 422, 500, ...extra]) out[status] = Type.Ref('ApiErrorResponse');
+  return out;
+}
+
+export const WorkspaceSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  organization_id: Uuid,
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  cache_enabled: Type.Union([Type.Boolean(), Type.Null()]),
+  tombstone: Type.Boolean(),
+  visibility: Type.Union([Type.Literal('shared'), Type.Literal('private')]),
+  color: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const ConnectorSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  workspace_id: Uuid,
+  workspace_name: Type.String(),
+  definition_id: Uuid,
+  connector_type: Type.String(),
+  credential_option: Type.String({ description: 'option_title of the credential option in use (never the values)' }),
+  replication_config: Type.Object({}, { additionalProperties: true }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const DeletedSchema = Type.Object({ id: Uuid, deleted_at: Type.String({ format: 'date-time' }) });
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+/** A free-form JSON object (typed as a record, so handlers can pass it on without casts). */
+export const JsonObject = (maxProperties = 100) =>
+  Type.Record(Type.String(), Type.Unknown(), { maxProperties });

@@ -1,0 +1,91 @@
+import { performance } from 'node:perf_hooks';
+import { buildApp } from './app.ts';
+import { runCli, USAGE } from './cli/index.ts';
+import { ConfigError, type Config, loadConfig } from './config/index.ts';
+import { bootstrapFile, bootstrapIfEmpty } from './core/admin/bootstrap.ts';
+import { buildDeps } from './deps.ts';
+import { createLogger } from './logger.ts';
+
+async function serve(config: Config): Promise<void> {
+  const started = performance.now();
+  const logger = createLogger(config.logLevel);
+  const deps = await buildDeps(config, logger);
+  if (deps.keyring.source === 'file') logger.info({ key_file: deps.keyring.file }, 'master key loaded from file');
+
+  if (config.bootstrap) {
+    const creds = await bootstrapIfEmpty(deps.store, deps.secrets.clientSecretPepper, config.dataDir, deps.now().toISOString());
+    if (creds) {
+      // Printed once on purpose (not through the logger): the operator needs these to get a first token.
+      process.stdout.write(
+        [
+          '',
+          'ces: first start — created an organization, its "default" workspace and an application.',
+          `  organization_id: ${creds.organization_id}`,
+          `  client_id:       ${creds.client_id}`,
+          `  client_secret:   ${creds.client_secret}`,
+          `Saved to ${bootstrapFile(config.dataDir)} (mode 0600). The secret is not shown again.`,
+          '',
+        ].join('\n'),
+      );
+    }
+  }
+
+  const app = await buildApp(deps);
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(
+    { url: `http://${config.host}:${port}`, startup_ms: Math.round(performance.now() - started) },
+    'ces listening',
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await deps.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function main(argv: string[]): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const [command = 'serve'] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === 'serve') {
+    await serve(config);
+    return -1; // keep running
+  }
+  return runCli(config, argv);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    process.stderr.write(`ces: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

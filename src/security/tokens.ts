@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { DomainError } from '../core/errors.ts';
+
+export type TokenKind = 'application' | 'scoped';
+
+export interface TokenClaims {
+  kind: TokenKind;
+  applicationId: string;
+  organizationId: string;
+  /** Scoped tokens only. */
+  workspaceId?: string;
+}
+
+const ISSUER = 'ces';
+const AUDIENCE = 'ces-api';
+
+/**
+ * HS256 JWTs. Verification pins the algorithm, so `alg: none` and RS/HS confusion are rejected by construction.
+ */
+export class TokenService {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly ttl: { application: number; scoped: number },
+  ) {}
+
+  async issue(claims: TokenClaims): Promise<{ token: string; expiresIn: number }> {
+    const expiresIn = claims.kind === 'scoped' ? this.ttl.scoped : this.ttl.application;
+    const payload: Record<string, string> = { org: claims.organizationId, typ: claims.kind };
+    if (claims.workspaceId) payload.ws = claims.workspaceId;
+    const token = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(claims.applicationId)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(`${expiresIn}s`)
+      .sign(this.key);
+    return { token, expiresIn };
+  }
+
+  async verify(token: string): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['exp', 'sub', 'org', 'typ'],
+      });
+      const kind = payload.typ;
+      if ((kind !== 'application' && kind !== 'scoped') || typeof payload.org !== 'string' || !payload.sub) {
+        throw new DomainError('UNAUTHENTICATED', 'The access token is malformed.');
+      }
+      if (kind === 'scoped' && typeof payload.ws !== 'string') {
+        throw new DomainError('UNAUTHENTICATED', 'The access token is malformed.');
+      }
+      return {
+        kind,
+        applicationId: payload.sub,
+        organizationId: payload.org,
+        ...(kind === 'scoped' ? { workspaceId: payload.ws as string } : {}),
+      };
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      const message =
+        err instanceof joseErrors.JWTExpired
+          ? 'The access token has expired; request a new one.'
+          : 'The access token is invalid.';
+      throw new DomainError('UNAUTHENTICATED', message);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { StoredCredentials } from '../store/port.ts';
+import type { MasterKey } from './keyring.ts';
+
+const VERSION = 'v1';
+
+/**
+ * AES-256-GCM with a fresh 96-bit IV per value. The AAD binds a ciphertext to the row it belongs to, so a
+ * ciphertext copied into another row (another tenant's connector) fails to decrypt instead of being used.
+ */
+export class Vault {
+  private readonly byId: Map<string, Buffer>;
+
+  constructor(private readonly keys: MasterKey[]) {
+    if (keys.length === 0) throw new Error('the vault needs at least one master key');
+    this.byId = new Map(keys.map((k) => [k.id, k.key]));
+  }
+
+  get activeKeyId(): string {
+    return this.keys[0]!.id;
+  }
+
+  hasKey(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  encrypt(plaintext: string, aad: string): StoredCredentials {
+    const active = this.keys[0]!;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', active.key, iv);
+    cipher.setAAD(Buffer.from(aad, 'utf8'));
+    const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    const tag = cipher.getAuthTag();
+    return {
+      ciphertext: [VERSION, iv.toString('base64url'), tag.toString('base64url'), ct.toString('base64url')].join('.'),
+      key_id: active.id,
+    };
+  }
+
+  decrypt(stored: StoredCredentials, aad: string): string {
+    const key = this.byId.get(stored.key_id);
+    if (!key) throw new Error(`no master key with id ${stored.key_id} is configured`);
+    const [version, iv, tag, ct] = stored.ciphertext.split('.');
+    if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error('unrecognised ciphertext format');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(aad, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+export const connectorAad = (organizationId: string, connectorId: string) =>
+  `connector:${organizationId}:${connectorId}`;
+export const serverSecretAad = (name: string) => `server-secret:${name}`;

@@ -1,0 +1,372 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type {
+  Connector,
+  ConnectorPatch,
+  NewConnector,
+  Store,
+  StoredCredentials,
+  Workspace,
+  WorkspaceListQuery,
+  WorkspaceStatus,
+} from './port.ts';
+import type { Database } from './schema.ts';
+
+/**
+ * The store port over Kysely. The queries here are dialect-neutral (no SQLite-only SQL), so the PostgreSQL
+ * adapter reuses this class and only brings its own dialect and migrations.
+ */
+type Db = Kysely<Database> | Transaction<Database>;
+
+function toWorkspace(row: Database['workspaces']): Workspace {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    name: row.name,
+    status: row.status as WorkspaceStatus,
+    cache_enabled: row.cache_enabled === null ? null : row.cache_enabled === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Escapes LIKE metacharacters so a user's `%` or `_` matches literally. */
+function likeContains(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class KyselyStore implements Store {
+  constructor(
+    private readonly db: Db,
+    private readonly root: Kysely<Database>,
+  ) {}
+
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.db !== this.root) return fn(this); // already inside one: flatten
+    return this.root.transaction().execute((trx) => fn(new KyselyStore(trx, this.root)));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.selectFrom('organizations').select('id').limit(1).execute();
+  }
+
+  async close(): Promise<void> {
+    await this.root.destroy();
+  }
+
+  readonly organizations: Store['organizations'] = {
+    create: async (org) => {
+      await this.db.insertInto('organizations').values(org).execute();
+    },
+    get: (id) => this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst(),
+    list: () => this.db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute(),
+  };
+
+  readonly accounts: Store['accounts'] = {
+    create: async (account) => {
+      await this.db.insertInto('accounts').values(account).execute();
+    },
+    addMembership: async (accountId, organizationId, now) => {
+      await this.db
+        .insertInto('account_organizations')
+        .values({ account_id: accountId, organization_id: organizationId, created_at: now })
+        .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
+        .execute();
+    },
+    organizationIds: async (accountId) => {
+      const rows = await this.db
+        .selectFrom('account_organizations')
+        .select('organization_id')
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => r.organization_id);
+    },
+    isMember: async (accountId, organizationId) => {
+      const row = await this.db
+        .selectFrom('account_organizations')
+        .select('account_id')
+        .where('account_id', '=', accountId)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+
+  readonly applications: Store['applications'] = {
+    create: async (app) => {
+      await this.db.insertInto('applications').values(app).execute();
+    },
+    findByClientIdForLogin: (clientId) =>
+      this.db
+        .selectFrom('applications')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+    isActiveInOrganization: async (applicationId, organizationId) => {
+      const row = await this.db
+        .selectFrom('applications as a')
+        .innerJoin('account_organizations as m', 'm.account_id', 'a.account_id')
+        .select('a.id')
+        .where('a.id', '=', applicationId)
+        .where('a.revoked_at', 'is', null)
+        .where('m.organization_id', '=', organizationId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    listForOrganization: (organizationId) =>
+      this.db
+        .selectFrom('applications as a')
+        .innerJoin('account_organizations as m', 'm.account_id', 'a.account_id')
+        .select(['a.id', 'a.account_id', 'a.name', 'a.client_id', 'a.created_at', 'a.revoked_at'])
+        .where('m.organization_id', '=', organizationId)
+        .orderBy('a.created_at')
+        .execute(),
+    revoke: async (organizationId, idOrClientId, now) => {
+      const app = await this.db
+        .selectFrom('applications as a')
+        .innerJoin('account_organizations as m', 'm.account_id', 'a.account_id')
+        .select('a.id')
+        .where('m.organization_id', '=', organizationId)
+        .where((eb) => eb.or([eb('a.id', '=', idOrClientId), eb('a.client_id', '=', idOrClientId)]))
+        .executeTakeFirst();
+      if (!app) return false;
+      await this.db
+        .updateTable('applications')
+        .set({ revoked_at: now })
+        .where('id', '=', app.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      return true;
+    },
+  };
+
+  readonly workspaces: Store['workspaces'] = {
+    create: async (ws) => {
+      await this.db
+        .insertInto('workspaces')
+        .values({ ...ws, cache_enabled: ws.cache_enabled === null ? null : ws.cache_enabled ? 1 : 0 })
+        .execute();
+    },
+    get: async (organizationId, id) => {
+      const row = await this.db
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && toWorkspace(row);
+    },
+    getByName: async (organizationId, name) => {
+      const row = await this.db
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row && toWorkspace(row);
+    },
+    list: async (organizationId, query: WorkspaceListQuery) => {
+      let q = this.db.selectFrom('workspaces').selectAll().where('organization_id', '=', organizationId);
+      if (query.nameContains) {
+        const pattern = likeContains(query.nameContains.toLowerCase());
+        // ESCAPE is standard SQL (SQLite and PostgreSQL alike), so a literal % or _ in the query stays literal.
+        q = q.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+      }
+      if (query.status) q = q.where('status', '=', query.status);
+      if (query.after) {
+        const { name, id } = query.after;
+        q = q.where((eb) => eb.or([eb('name', '>', name), eb.and([eb('name', '=', name), eb('id', '>', id)])]));
+      }
+      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).execute();
+      return rows.map(toWorkspace);
+    },
+    stats: async (organizationId) => {
+      const rows = await this.db
+        .selectFrom('workspaces')
+        .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+        .where('organization_id', '=', organizationId)
+        .groupBy('status')
+        .execute();
+      const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+      return { active: count('active'), inactive: count('inactive') };
+    },
+    update: async (organizationId, id, patch) => {
+      const set: Partial<Database['workspaces']> = { updated_at: patch.now };
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.status !== undefined) set.status = patch.status;
+      if (patch.cache_enabled !== undefined) {
+        set.cache_enabled = patch.cache_enabled === null ? null : patch.cache_enabled ? 1 : 0;
+      }
+      const result = await this.db
+        .updateTable('workspaces')
+        .set(set)
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      return this.workspaces.get(organizationId, id);
+    },
+    delete: async (organizationId, id) => {
+      // Explicit child delete rather than relying on ON DELETE CASCADE being enabled in every dialect.
+      await this.db
+        .deleteFrom('connectors')
+        .where('organization_id', '=', organizationId)
+        .where('workspace_id', '=', id)
+        .execute();
+      const result = await this.db
+        .deleteFrom('workspaces')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+
+  private connectorQuery() {
+    return this.db
+      .selectFrom('connectors as c')
+      .innerJoin('workspaces as w', 'w.id', 'c.workspace_id')
+      .select([
+        'c.id',
+        'c.organization_id',
+        'c.workspace_id',
+        'w.name as workspace_name',
+        'w.status as workspace_status',
+        'c.definition_id',
+        'c.connector_type',
+        'c.name',
+        'c.replication_config',
+        'c.credential_option',
+        'c.created_at',
+        'c.updated_at',
+      ]);
+  }
+
+  private static toConnector(row: Omit<Connector, 'replication_config'> & { replication_config: string }) {
+    return {
+      ...row,
+      workspace_status: row.workspace_status as WorkspaceStatus,
+      replication_config: JSON.parse(row.replication_config) as Record<string, unknown>,
+    } satisfies Connector;
+  }
+
+  readonly connectors: Store['connectors'] = {
+    create: async (c: NewConnector) => {
+      await this.db
+        .insertInto('connectors')
+        .values({
+          id: c.id,
+          organization_id: c.organization_id,
+          workspace_id: c.workspace_id,
+          definition_id: c.definition_id,
+          connector_type: c.connector_type,
+          name: c.name,
+          replication_config: JSON.stringify(c.replication_config),
+          credential_option: c.credential_option,
+          credentials_ciphertext: c.credentials.ciphertext,
+          credentials_key_id: c.credentials.key_id,
+          created_at: c.now,
+          updated_at: c.now,
+        })
+        .execute();
+    },
+    get: async (organizationId, id) => {
+      const row = await this.connectorQuery()
+        .where('c.organization_id', '=', organizationId)
+        .where('c.id', '=', id)
+        .executeTakeFirst();
+      return row && KyselyStore.toConnector(row as never);
+    },
+    list: async (organizationId, filter) => {
+      let q = this.connectorQuery().where('c.organization_id', '=', organizationId);
+      if (filter.workspaceId) q = q.where('c.workspace_id', '=', filter.workspaceId);
+      if (filter.definitionId) q = q.where('c.definition_id', '=', filter.definitionId);
+      const rows = await q.orderBy('c.created_at').orderBy('c.id').execute();
+      return rows.map((r) => KyselyStore.toConnector(r as never));
+    },
+    update: async (organizationId, id, patch: ConnectorPatch) => {
+      const set: Partial<Database['connectors']> = { updated_at: patch.now };
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.replication_config !== undefined) set.replication_config = JSON.stringify(patch.replication_config);
+      if (patch.credential_option !== undefined) set.credential_option = patch.credential_option;
+      if (patch.credentials !== undefined) {
+        set.credentials_ciphertext = patch.credentials.ciphertext;
+        set.credentials_key_id = patch.credentials.key_id;
+      }
+      const result = await this.db
+        .updateTable('connectors')
+        .set(set)
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    delete: async (organizationId, id) => {
+      const result = await this.db
+        .deleteFrom('connectors')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    getCredentials: async (organizationId, id) => {
+      const row = await this.db
+        .selectFrom('connectors')
+        .select(['credentials_ciphertext', 'credentials_key_id'])
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { ciphertext: row.credentials_ciphertext, key_id: row.credentials_key_id };
+    },
+    listCredentialsForRotation: async () => {
+      const rows = await this.db
+        .selectFrom('connectors')
+        .select(['id', 'organization_id', 'credentials_ciphertext', 'credentials_key_id'])
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        organization_id: r.organization_id,
+        ciphertext: r.credentials_ciphertext,
+        key_id: r.credentials_key_id,
+      }));
+    },
+    replaceCredentialsForRotation: async (id, credentials: StoredCredentials) => {
+      await this.db
+        .updateTable('connectors')
+        .set({ credentials_ciphertext: credentials.ciphertext, credentials_key_id: credentials.key_id })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+
+  readonly serverSecrets: Store['serverSecrets'] = {
+    get: async (name) => {
+      const row = await this.db
+        .selectFrom('server_secrets')
+        .select(['ciphertext', 'key_id'])
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row;
+    },
+    putIfAbsent: async (name, value, now) => {
+      await this.db
+        .insertInto('server_secrets')
+        .values({ name, ciphertext: value.ciphertext, key_id: value.key_id, created_at: now })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const stored = await this.serverSecrets.get(name);
+      if (!stored) throw new Error(`server secret ${name} vanished after insert`);
+      return stored;
+    },
+    list: () => this.db.selectFrom('server_secrets').select(['name', 'ciphertext', 'key_id']).execute(),
+    replace: async (name, value) => {
+      await this.db
+        .updateTable('server_secrets')
+        .set({ ciphertext: value.ciphertext, key_id: value.key_id })
+        .where('name', '=', name)
+        .execute();
+    },
+  };
+}

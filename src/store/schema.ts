@@ -1,0 +1,44 @@
+
+
+/**
+ * Table shapes as Kysely sees them. Portable between SQLite and PostgreSQL: timestamps are ISO-8601 text,
+ * booleans are 0/1 integers, JSON is text (jsonb on PostgreSQL behind the same string interface).
+ */
+export interface Database {
+  organizations: { id: string; name: string; created_at: string };
+  accounts: { id: string; name: string; created_at: string };
+  account_organizations: { account_id: string; organization_id: string; created_at: string };
+  applications: {
+    id: string;
+    account_id: string;
+    name: string;
+    client_id: string;
+    secret_hash: string;
+    created_at: string;
+    revoked_at: string | null;
+  };
+  workspaces: {
+    id: string;
+    organization_id: string;
+    name: string;
+    status: string;
+    cache_enabled: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  connectors: {
+    id: string;
+    organization_id: string;
+    workspace_id: string;
+    definition_id: string;
+    connector_type: string;
+    name: string;
+    replication_config: string;
+    credential_option: string;
+    credentials_ciphertext: string;
+    credentials_key_id: string;
+    created_at: string;
+    updated_at: string;
+  };
+  server_secrets: { name: string; ciphertext: string; key_id: string; created_at: string };
+}

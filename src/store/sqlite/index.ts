@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { KyselyStore } from '../kysely-store.ts';
+import type { Store } from '../port.ts';
+import type { Database } from '../schema.ts';
+import { sqliteMigrations } from './migrations/index.ts';
+
+export interface SqliteStoreOptions {
+  /** Path of the database file, or ':memory:'. */
+  file: string;
+  /** Apply pending migrations on open (serve does; `ces migrate` does it explicitly). */
+  migrate?: boolean;
+}
+
+function openKysely(file: string): Kysely<Database> {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const sqlite = new BetterSqlite3(file);
+  // WAL lets readers run beside the one writer; busy_timeout makes a second process (a CLI command while the
+  // server runs) wait for the lock instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  if (file !== ':memory:') fs.chmodSync(file, 0o600);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export async function migrateSqlite(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: sqliteMigrations });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<{ store: Store; applied: string[] }> {
+  const db = openKysely(options.file);
+  try {
+    const applied = options.migrate === false ? [] : await migrateSqlite(db);
+    return { store: new KyselyStore(db, db), applied };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}

@@ -1,0 +1,315 @@
+// The deterministic in-memory dataset behind the handwritten routes. Records are compact; render.ts
+// expands them into GitHub's documented JSON shapes on the way out, so 10 000 seeded issues stay cheap.
+import { createHash } from 'node:crypto';
+
+export interface Account {
+  id: number;
+  login: string;
+  type: 'User' | 'Organization';
+  name: string;
+  company: string | null;
+  blog: string;
+  location: string | null;
+  email: string | null;
+  bio: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Organization members (logins); empty for users. */
+  members: string[];
+}
+
+export interface Label {
+  id: number;
+  name: string;
+  color: string;
+  description: string;
+  default: boolean;
+}
+
+export interface PullRecord {
+  id: number;
+  headRef: string;
+  baseRef: string;
+  headSha: string;
+  baseSha: string;
+  mergedAt: number | null;
+  mergeCommitSha: string | null;
+  draft: boolean;
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+}
+
+export interface IssueRecord {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  author: string;
+  assignees: string[];
+  labels: string[];
+  state: 'open' | 'closed';
+  stateReason: 'completed' | 'not_planned' | 'reopened' | null;
+  closedBy: string | null;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  pull: PullRecord | null;
+}
+
+export interface CommentRecord {
+  id: number;
+  author: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RepoRecord {
+  id: number;
+  owner: Account;
+  name: string;
+  private: boolean;
+  description: string | null;
+  language: string | null;
+  topics: string[];
+  defaultBranch: string;
+  createdAt: number;
+  updatedAt: number;
+  pushedAt: number;
+  labels: Label[];
+  /** Issues and pull requests share one number sequence, as on GitHub; index = number - 1. */
+  issues: IssueRecord[];
+  comments: Map<number, CommentRecord[]>;
+}
+
+const HOUR = 3_600_000;
+const EPOCH = Date.UTC(2024, 0, 1);
+
+const DEFAULT_LABELS: ReadonlyArray<Omit<Label, 'id'>> = [
+  { name: 'bug', color: 'd73a4a', description: "Something isn't working", default: true },
+  {
+    name: 'documentation',
+    color: '0075ca',
+    description: 'Improvements or additions to documentation',
+    default: true,
+  },
+  { name: 'enhancement', color: 'a2eeef', description: 'New feature or request', default: true },
+];
+
+const TOPICS = ['gears', 'sprockets', 'flanges', 'rivets', 'bearings', 'pulleys', 'levers', 'springs'];
+
+export function sha(seed: string): string {
+  return createHash('sha1').update(seed).digest('hex');
+}
+
+export class Dataset {
+  readonly accounts = new Map<string, Account>();
+  private readonly repos = new Map<string, RepoRecord>();
+  private readonly reposById = new Map<number, RepoRecord>();
+  private nextRepoId = 700_000_001;
+  private nextIssueId = 800_000_001;
+  private nextPullId = 850_000_001;
+  private nextCommentId = 900_000_001;
+  private nextLabelId = 950_000_001;
+
+  /** The account every accepted token authenticates as. */
+  readonly viewer: Account;
+
+  constructor() {
+    this.viewer = this.addAccount('octocat', 'User', 583231, {
+      name: 'The Octocat',
+      company: '@github',
+      blog: 'https://github.blog',
+      location: 'San Francisco',
+      bio: null,
+    });
+    this.addAccount('hubot', 'User', 480938, {
+      name: 'Hubot',
+      company: null,
+      blog: '',
+      location: null,
+      bio: null,
+    });
+    const org = this.addAccount('ces-demo', 'Organization', 90_000_001, {
+      name: 'CES Demo',
+      company: null,
+      blog: 'https://example.com',
+      location: 'Internet',
+      bio: null,
+    });
+    org.members.push('octocat');
+
+    const widgets = this.addRepo(org, 'widgets', {
+      private: true,
+      description: 'Widgets, gadgets and the issues they cause',
+    });
+    // Issues 5, 10, 15, 20, 25 are pull requests: 10 merged, 15 closed unmerged, 20 a draft.
+    for (let n = 1; n <= 25; n += 1) {
+      const issue = this.addIssue(widgets);
+      if (n % 5 === 0)
+        this.makePull(widgets, issue, { merged: n === 10, closed: n === 10 || n === 15, draft: n === 20 });
+    }
+    this.addComment(widgets, 1, 'hubot', 'I can reproduce this on the latest release.');
+    this.addComment(widgets, 1, 'octocat', 'Thanks, looking into it. Looks like a sprocket alignment issue.');
+    this.addComment(widgets, 1, 'hubot', 'Confirmed fixed on main.');
+
+    this.addRepo(this.viewer, 'Hello-World', {
+      private: false,
+      description: 'My first repository on GitHub!',
+    });
+    this.addRepo(this.viewer, 'Spoon-Knife', {
+      private: false,
+      description: 'This repo is for demonstration purposes only.',
+    });
+  }
+
+  account(login: string): Account | undefined {
+    return this.accounts.get(login.toLowerCase());
+  }
+
+  accountById(id: number): Account | undefined {
+    for (const account of this.accounts.values()) if (account.id === id) return account;
+    return undefined;
+  }
+
+  repo(owner: string, name: string): RepoRecord | undefined {
+    return this.repos.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  repoById(id: number): RepoRecord | undefined {
+    return this.reposById.get(id);
+  }
+
+  reposOf(owner: Account): RepoRecord[] {
+    return [...this.repos.values()].filter((repo) => repo.owner === owner);
+  }
+
+  /** Appends `count` generated plain issues; creates the owner (as an Organization) and repo if missing. */
+  seedIssues(ownerLogin: string, name: string, count: number): void {
+    const owner =
+      this.account(ownerLogin) ??
+      this.addAccount(ownerLogin, 'Organization', 0, {
+        name: ownerLogin,
+        company: null,
+        blog: '',
+        location: null,
+        bio: null,
+      });
+    const repo =
+      this.repo(ownerLogin, name) ?? this.addRepo(owner, name, { private: false, description: null });
+    for (let i = 0; i < count; i += 1) this.addIssue(repo);
+  }
+
+  private addAccount(
+    login: string,
+    type: Account['type'],
+    id: number,
+    profile: Pick<Account, 'name' | 'company' | 'blog' | 'location' | 'bio'>,
+  ): Account {
+    const account: Account = {
+      id: id === 0 ? 91_000_000 + this.accounts.size : id,
+      login,
+      type,
+      ...profile,
+      email: null,
+      createdAt: EPOCH - 365 * 24 * HOUR,
+      updatedAt: EPOCH,
+      members: [],
+    };
+    this.accounts.set(login.toLowerCase(), account);
+    return account;
+  }
+
+  private addRepo(
+    owner: Account,
+    name: string,
+    opts: { private: boolean; description: string | null },
+  ): RepoRecord {
+    const id = this.nextRepoId++;
+    const repo: RepoRecord = {
+      id,
+      owner,
+      name,
+      private: opts.private,
+      description: opts.description,
+      language: 'TypeScript',
+      topics: [TOPICS[id % TOPICS.length] ?? 'gears'],
+      defaultBranch: 'main',
+      createdAt: EPOCH - (id % 97) * 24 * HOUR,
+      updatedAt: EPOCH + (id % 13) * HOUR,
+      pushedAt: EPOCH + (id % 29) * HOUR,
+      labels: DEFAULT_LABELS.map((label) => ({ ...label, id: this.nextLabelId++ })),
+      issues: [],
+      comments: new Map(),
+    };
+    this.repos.set(`${owner.login}/${name}`.toLowerCase(), repo);
+    this.reposById.set(id, repo);
+    return repo;
+  }
+
+  /** Everything about an issue derives from its number, so every run serves identical data. */
+  private addIssue(repo: RepoRecord): IssueRecord {
+    const n = repo.issues.length + 1;
+    const createdAt = EPOCH + n * 6 * HOUR;
+    const closed = n % 3 === 0;
+    const updatedAt = createdAt + (1 + ((n * 37) % 100)) * HOUR;
+    const labels = [[], ['bug'], ['enhancement'], ['bug', 'documentation']][n % 4] ?? [];
+    const issue: IssueRecord = {
+      id: this.nextIssueId++,
+      number: n,
+      title: `${['Widget', 'Gadget', 'Sprocket', 'Flange'][n % 4]} ${['jams', 'rattles', 'overheats', 'misaligns', 'squeaks'][n % 5]} (#${n})`,
+      body:
+        n % 7 === 0 ? null : `Steps to reproduce issue ${n}:\n\n1. Start the widget\n2. Observe the problem`,
+      author: n % 2 === 1 ? 'octocat' : 'hubot',
+      assignees: n % 5 === 1 ? ['octocat'] : [],
+      labels,
+      state: closed ? 'closed' : 'open',
+      stateReason: closed ? (n % 9 === 0 ? 'not_planned' : 'completed') : null,
+      closedBy: closed ? 'octocat' : null,
+      createdAt,
+      updatedAt,
+      closedAt: closed ? updatedAt : null,
+      pull: null,
+    };
+    repo.issues.push(issue);
+    return issue;
+  }
+
+  private makePull(
+    repo: RepoRecord,
+    issue: IssueRecord,
+    opts: { merged: boolean; closed: boolean; draft: boolean },
+  ): void {
+    const seed = `${repo.owner.login}/${repo.name}#${issue.number}`;
+    issue.state = opts.closed ? 'closed' : 'open';
+    issue.closedAt = opts.closed ? issue.updatedAt : null;
+    issue.closedBy = opts.closed ? 'octocat' : null;
+    // GitHub leaves state_reason null on pull requests.
+    issue.stateReason = null;
+    issue.title = `Fix ${issue.title.toLowerCase()}`;
+    issue.pull = {
+      id: this.nextPullId++,
+      headRef: `fix/issue-${issue.number}`,
+      baseRef: repo.defaultBranch,
+      headSha: sha(`head ${seed}`),
+      baseSha: sha(`base ${seed}`),
+      mergedAt: opts.merged ? issue.updatedAt : null,
+      mergeCommitSha: sha(`merge ${seed}`),
+      draft: opts.draft,
+      commits: 1 + (issue.number % 4),
+      additions: issue.number * 7,
+      deletions: issue.number * 2,
+      changedFiles: 1 + (issue.number % 3),
+    };
+  }
+
+  private addComment(repo: RepoRecord, number: number, author: string, body: string): void {
+    const list = repo.comments.get(number) ?? [];
+    const issue = repo.issues[number - 1];
+    const createdAt = (issue?.createdAt ?? EPOCH) + (list.length + 1) * HOUR;
+    list.push({ id: this.nextCommentId++, author, body, createdAt, updatedAt: createdAt });
+    repo.comments.set(number, list);
+  }
+}

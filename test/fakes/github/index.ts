@@ -1,0 +1,197 @@
+// A wire-faithful fake of the GitHub REST API v3 (https://api.github.com) on a real node:http server.
+// Dispatch order for every request:
+//   1. fault injected with failNext (matching path prefix)  → the fault
+//   2. /_codeload/… (stands in for https://codeload.github.com; no auth there, as on GitHub) → recording
+//   3. a present but unknown credential                     → 401 Bad credentials
+//   4. an exact recorded request from @octokit/fixtures     → replay.ts (any accepted token; none → 401)
+//   5. a handwritten route over the seeded dataset          → routes.ts
+//   6. anything else                                        → GitHub's 404 body, recorded in `unhandled`
+// Dataset: org `ces-demo` with private repo `widgets` (issues 1–25, #5/#10/#15/#20/#25 are pull requests,
+// 3 comments on #1); users `octocat` (Hello-World, Spoon-Knife; every accepted token authenticates as
+// octocat) and `hubot`.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Dataset } from './dataset.ts';
+import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from './replay.ts';
+import { createRoutes } from './routes.ts';
+import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, send } from './wire.ts';
+
+export interface RecordedRequest {
+  method: string;
+  /** path + query as received */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface GithubFault {
+  status: number;
+  headers?: Record<string, string>;
+  /** object → JSON, string → raw */
+  body?: unknown;
+  /** default 1 */
+  times?: number;
+  /** optional path prefix the fault applies to */
+  match?: string;
+}
+
+export interface GithubFakeOptions {
+  /** accepted tokens, default ['ghp_test_token_0001'] */
+  tokens?: string[];
+}
+
+export interface GithubFake {
+  /** base URL, e.g. http://127.0.0.1:54321 (the REST root, like https://api.github.com) */
+  url: string;
+  /** every request received, in order */
+  requests: RecordedRequest[];
+  /** requests no route matched (answered 404 GitHub-style AND recorded here so tests can fail on them) */
+  unhandled: RecordedRequest[];
+  /** fault injection: the next matching request(s) get this response instead */
+  failNext(fault: GithubFault): void;
+  /** add `count` generated issues to a repo (creates the repo if missing) */
+  seedIssues(owner: string, repo: string, count: number): void;
+  close(): Promise<void>;
+}
+
+export const GITHUB_FAKE_DEFAULT_TOKEN = 'ghp_test_token_0001';
+
+export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<GithubFake> {
+  const tokens = new Set(opts.tokens ?? [GITHUB_FAKE_DEFAULT_TOKEN]);
+  const requests: RecordedRequest[] = [];
+  const unhandled: RecordedRequest[] = [];
+  const faults: Array<Required<Pick<GithubFault, 'times'>> & GithubFault> = [];
+  const limiter = new RateLimiter();
+  const data = new Dataset();
+  let replays: ReplayTable | undefined;
+  let routes: ReturnType<typeof createRoutes> | undefined;
+
+  const takeFault = (path: string): GithubFault | undefined => {
+    const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
+    const fault = faults[index];
+    if (fault === undefined) return undefined;
+    fault.times -= 1;
+    if (fault.times <= 0) faults.splice(index, 1);
+    return fault;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): void => {
+    if (replays === undefined || routes === undefined) throw new Error('github fake used before it listened');
+    const url = new URL(recorded.path, 'http://fake.invalid');
+    const auth = parseAuth(req.headers, tokens);
+    const method = recorded.method;
+
+    const fault = takeFault(recorded.path);
+    if (fault !== undefined) {
+      const headers = { ...baseHeaders(auth, limiter.take(auth, 'core')), ...lowerKeys(fault.headers ?? {}) };
+      const body = fault.body ?? errorBody(fault.status, defaultMessage(fault.status));
+      send(res, fault.status, headers, body);
+      return;
+    }
+
+    const notFound = (): void => {
+      unhandled.push(recorded);
+      send(res, 404, baseHeaders(auth, limiter.take(auth, 'core')), errorBody(404, 'Not Found'));
+    };
+
+    if (url.pathname.startsWith(`${CODELOAD_PREFIX}/`)) {
+      const recording = replays.find(method, recorded.path);
+      if (recording === undefined) notFound();
+      else replay(res, recording, auth);
+      return;
+    }
+    if (auth.kind === 'bad') {
+      send(res, 401, baseHeaders(auth, limiter.take(auth, 'core')), errorBody(401, 'Bad credentials'));
+      return;
+    }
+    const recording = replays.find(method, recorded.path);
+    if (recording !== undefined) {
+      // Every recording was made with a token and GitHub's anonymous answer is unknown, so replays need one.
+      if (auth.kind === 'anonymous') {
+        const headers = baseHeaders(auth, limiter.take(auth, recording.rateResource ?? 'core'));
+        send(res, 401, headers, errorBody(401, 'Requires authentication'));
+      } else replay(res, recording, auth);
+      return;
+    }
+    const result =
+      method === 'GET' && !replays.ownsPath(url.pathname)
+        ? routes({ pathname: url.pathname, query: url.searchParams, auth })
+        : undefined;
+    if (result === undefined) {
+      notFound();
+      return;
+    }
+    const headers = baseHeaders(auth, limiter.take(auth, 'core'));
+    if (result.link !== undefined) headers.link = result.link;
+    send(res, result.status, headers, result.body);
+  };
+
+  const replay = (res: ServerResponse, recording: Recording, auth: Auth): void => {
+    const rate = recording.rateResource === null ? {} : limiter.take(auth, recording.rateResource);
+    send(res, recording.status, { ...recording.headers, ...rate }, recording.body);
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded: RecordedRequest = {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(recorded);
+      try {
+        handle(req, res, recorded);
+      } catch (error) {
+        // A bug in the fake must surface in the test, not as a hung request.
+        unhandled.push(recorded);
+        send(res, 500, { 'content-type': 'text/plain' }, String(error));
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    replays = loadReplays(url);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  routes = createRoutes(data, url);
+
+  return {
+    url,
+    requests,
+    unhandled,
+    failNext(fault) {
+      faults.push({ ...fault, times: fault.times ?? 1 });
+    },
+    seedIssues(owner, repo, count) {
+      data.seedIssues(owner, repo, count);
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets from clients (undici, octokit) would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function defaultMessage(status: number): string {
+  if (status >= 500) return 'Server Error';
+  if (status === 429 || status === 403) return 'API rate limit exceeded';
+  return 'Error';
+}
