@@ -29,7 +29,7 @@ export function parseDefinition(text: string, fileName: string): ConnectorDefini
     throw new Error(`${fileName}: YAML syntax error: ${(err as Error).message}`);
   }
   if (!validator.Check(doc)) {
-    const lines = describeSchemaErrors(validator.Errors(doc) as Iterable<never>);
+    const lines = describeSchemaErrors(validator.Errors(doc) as Iterable<never>, ConnectorDefinitionSchema, doc);
     throw new Error(lines.map((l) => `${fileName}: ${l}`).join('\n'));
   }
   const def = doc as ConnectorDefinition;

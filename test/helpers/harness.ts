@@ -35,7 +35,7 @@ export interface InjectOptions {
 
 export interface InjectResult {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   body: string;
   // biome-ignore lint/suspicious/noExplicitAny: test convenience
   json: any;
