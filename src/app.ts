@@ -31,19 +31,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: deps.logger,
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
-    requestIdLogLabel: 'request_id',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Behind a proxy the operator sets this explicitly; never trust X-Forwarded-* by default.
     trustProxy: false,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
+  // The API speaks JSON only; without this a text/plain body would reach validation as a string.
+  app.removeContentTypeParser(['text/plain']);
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   await app.register(swagger, {
+    // Shared schemas keep their $id as their component name (ApiErrorResponse, as in the reference spec).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -52,7 +55,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         description:
           'Stores end users’ credentials for third-party APIs as connectors and runs entity/action operations against them.',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
       security: [{ bearerAuth: [] }],
     },
   });

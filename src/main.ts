@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
 import { runCli, USAGE } from './cli/index.ts';
-import { ConfigError, type Config, loadConfig } from './config/index.ts';
+import { type Config, ConfigError, loadConfig } from './config/index.ts';
 import { bootstrapFile, bootstrapIfEmpty } from './core/admin/bootstrap.ts';
 import { buildDeps } from './deps.ts';
 import { createLogger } from './logger.ts';
@@ -10,10 +10,16 @@ async function serve(config: Config): Promise<void> {
   const started = performance.now();
   const logger = createLogger(config.logLevel);
   const deps = await buildDeps(config, logger);
-  if (deps.keyring.source === 'file') logger.info({ key_file: deps.keyring.file }, 'master key loaded from file');
+  if (deps.keyring.source === 'file')
+    logger.info({ key_file: deps.keyring.file }, 'master key loaded from file');
 
   if (config.bootstrap) {
-    const creds = await bootstrapIfEmpty(deps.store, deps.secrets.clientSecretPepper, config.dataDir, deps.now().toISOString());
+    const creds = await bootstrapIfEmpty(
+      deps.store,
+      deps.secrets.clientSecretPepper,
+      config.dataDir,
+      deps.now().toISOString(),
+    );
     if (creds) {
       // Printed once on purpose (not through the logger): the operator needs these to get a first token.
       process.stdout.write(

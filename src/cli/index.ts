@@ -84,7 +84,11 @@ export async function runCli(config: Config, argv: string[]): Promise<number> {
         name: required(values.name, 'name'),
         now,
       });
-      print({ organization_id: organization.id, name: organization.name, default_workspace_id: defaultWorkspace.id });
+      print({
+        organization_id: organization.id,
+        name: organization.name,
+        default_workspace_id: defaultWorkspace.id,
+      });
       return 0;
     }
     if (group === 'orgs' && verb === 'list') {

@@ -63,7 +63,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     env.CES_MASTER_KEY.split(',').forEach((part, i) => {
       const key = Buffer.from(part.trim(), 'base64');
       if (key.length !== 32) {
-        problems.push(`CES_MASTER_KEY entry ${i + 1} must be 32 bytes encoded as base64 (got ${key.length} bytes)`);
+        problems.push(
+          `CES_MASTER_KEY entry ${i + 1} must be 32 bytes encoded as base64 (got ${key.length} bytes)`,
+        );
       } else {
         masterKeys.push(key);
       }
@@ -74,7 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (env.CES_UPSTREAM_OVERRIDES) {
     try {
       const parsed: unknown = JSON.parse(env.CES_UPSTREAM_OVERRIDES);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('not an object');
       for (const [slug, url] of Object.entries(parsed)) {
         if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
           problems.push(`CES_UPSTREAM_OVERRIDES.${slug} must be an http(s) URL`);
@@ -92,7 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`CES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
   const publicUrl = env.CES_PUBLIC_URL ? env.CES_PUBLIC_URL.replace(/\/+$/, '') : null;
-  if (publicUrl !== null && !/^https?:\/\//.test(publicUrl)) problems.push('CES_PUBLIC_URL must be an http(s) URL');
+  if (publicUrl !== null && !/^https?:\/\//.test(publicUrl))
+    problems.push('CES_PUBLIC_URL must be an http(s) URL');
 
   const config: Config = {
     host: env.CES_HOST || '127.0.0.1',

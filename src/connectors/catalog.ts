@@ -61,7 +61,12 @@ export interface CatalogDetail extends CatalogListItem {
 }
 
 export function catalogListItem(def: ConnectorDefinition): CatalogListItem {
-  return { sourceDefinitionId: def.id, name: def.name, iconUrl: def.icon_url, supportLevel: def.support_level };
+  return {
+    sourceDefinitionId: def.id,
+    name: def.name,
+    iconUrl: def.icon_url,
+    supportLevel: def.support_level,
+  };
 }
 
 export function catalogDetail(def: ConnectorDefinition): CatalogDetail {
@@ -82,7 +87,10 @@ export function catalogDetail(def: ConnectorDefinition): CatalogDetail {
     })),
     definition: {
       name: def.name,
-      spec: { documentationUrl: def.documentation_url, connectionSpecification: connectionSpecification(def) },
+      spec: {
+        documentationUrl: def.documentation_url,
+        connectionSpecification: connectionSpecification(def),
+      },
     },
   };
 }
@@ -147,14 +155,22 @@ function connectionSpecification(def: ConnectorDefinition): Record<string, unkno
       properties: { option_title: { type: 'string', const: o.title, order: 0 }, ...schema.properties },
     };
   });
-  const config = clone(def.replication_config) as { properties: Record<string, unknown>; required?: string[] };
+  const config = clone(def.replication_config) as {
+    properties: Record<string, unknown>;
+    required?: string[];
+  };
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: `${def.name} Spec`,
     type: 'object',
     required: ['credentials', ...(config.required ?? [])],
     properties: {
-      credentials: { title: 'Authentication', description: 'Credentials for the provider.', type: 'object', oneOf },
+      credentials: {
+        title: 'Authentication',
+        description: 'Credentials for the provider.',
+        type: 'object',
+        oneOf,
+      },
       ...config.properties,
     },
   };

@@ -37,14 +37,20 @@ export function resolveCredentials(def: ConnectorDefinition, input: unknown): Re
   if (fits.length === 1) return resolveWith(def, fits[0] as CredentialOption, obj);
   if (fits.length > 1) {
     const msg = `credentials match several credential options; add option_title to choose one.`;
-    throw fail(def, msg, [detail(`credentials.${DISCRIMINATOR}`, 'required to choose an option', 'ambiguous')]);
+    throw fail(def, msg, [
+      detail(`credentials.${DISCRIMINATOR}`, 'required to choose an option', 'ambiguous'),
+    ]);
   }
   // No option fits: report against the option the keys overlap most, which is almost always the one meant.
   const closest = [...def.credential_options].sort((a, b) => overlap(b, keys) - overlap(a, keys))[0];
   const problems = closest ? problemsFor(closest, obj) : [];
   const shown = keys.map((k) => `'${clip(k)}'`).join(', ') || 'none';
   const what = problems.map((p) => p.message).join('; ');
-  throw fail(def, `credentials do not match any credential option (provided keys: ${shown}): ${what}.`, problems);
+  throw fail(
+    def,
+    `credentials do not match any credential option (provided keys: ${shown}): ${what}.`,
+    problems,
+  );
 }
 
 function resolveWith(def: ConnectorDefinition, option: CredentialOption, obj: Record<string, unknown>) {
@@ -80,7 +86,8 @@ function problemsFor(option: CredentialOption, obj: Record<string, unknown>): Er
     else if (value.length === 0) out.push(detail(at, `'${clip(key)}' must not be empty`, 'empty'));
   }
   for (const req of option.required) {
-    if (!present.has(req)) out.push(detail(`credentials.${req}`, `missing required field '${req}'`, 'required'));
+    if (!present.has(req))
+      out.push(detail(`credentials.${req}`, `missing required field '${req}'`, 'required'));
   }
   return out;
 }
@@ -99,7 +106,9 @@ export function describeOptions(def: ConnectorDefinition): string {
 }
 
 function fail(def: ConnectorDefinition, message: string, errors: ErrorDetail[]): DomainError {
-  return new DomainError('INVALID_CREDENTIALS', `Invalid credentials: ${message} ${describeOptions(def)}`, { errors });
+  return new DomainError('INVALID_CREDENTIALS', `Invalid credentials: ${message} ${describeOptions(def)}`, {
+    errors,
+  });
 }
 
 function detail(field: string, message: string, kind: string): ErrorDetail {

@@ -4,6 +4,7 @@
  * fails at start-up instead of on a user's request.
  */
 import { Compile } from 'typebox/compile';
+import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import {
   ACTION_NAMES,
@@ -13,7 +14,7 @@ import {
   ConnectorDefinitionSchema,
   type ParamDefinition,
 } from './schema.ts';
-import { describeSchemaErrors } from './schema-errors.ts';
+import { describeSchemaErrors, type SchemaError } from './schema-errors.ts';
 import { placeholders } from './template.ts';
 
 const validator = Compile(ConnectorDefinitionSchema);
@@ -29,7 +30,8 @@ export function parseDefinition(text: string, fileName: string): ConnectorDefini
     throw new Error(`${fileName}: YAML syntax error: ${(err as Error).message}`);
   }
   if (!validator.Check(doc)) {
-    const lines = describeSchemaErrors(validator.Errors(doc) as Iterable<never>, ConnectorDefinitionSchema, doc);
+    const lines = describeSchemaErrors(allErrors(doc), ConnectorDefinitionSchema, doc);
+    if (lines.length === 0) lines.push('/: does not match the definition schema');
     throw new Error(lines.map((l) => `${fileName}: ${l}`).join('\n'));
   }
   const def = doc as ConnectorDefinition;
@@ -38,11 +40,27 @@ export function parseDefinition(text: string, fileName: string): ConnectorDefini
   return deepFreeze(def);
 }
 
+/**
+ * TypeBox stops collecting after `maxErrors` (8 by default), which a union of six paging styles can use up
+ * before reaching the branch the author meant. The setting is global, so it is raised only for this
+ * synchronous call and restored before any other code can run.
+ */
+function allErrors(doc: unknown): Iterable<SchemaError> {
+  const previous = Settings.Get().maxErrors;
+  Settings.Set({ maxErrors: 500 });
+  try {
+    return [...validator.Errors(doc)] as SchemaError[];
+  } finally {
+    Settings.Set({ maxErrors: previous });
+  }
+}
+
 export function semanticErrors(def: ConnectorDefinition): string[] {
   const out: string[] = [];
   checkBaseUrl(def, out);
   checkCredentials(def, out);
-  if (placeholders(def.check.path).length > 0) out.push('/check/path: the check request cannot use placeholders');
+  if (placeholders(def.check.path).length > 0)
+    out.push('/check/path: the check request cannot use placeholders');
   const configProps = def.replication_config.properties;
   for (const [i, key] of (def.replication_config.required ?? []).entries()) {
     if (!(key in configProps)) out.push(`/replication_config/required/${i}: '${key}' is not in properties`);
@@ -78,7 +96,8 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
     if (!(key in def.replication_config.properties)) {
       out.push(`${at}: config key '${key}' is not a replication_config property`);
     }
-    if (v.pattern !== undefined && !compiles(v.pattern)) out.push(`${at}/pattern: not a valid regular expression`);
+    if (v.pattern !== undefined && !compiles(v.pattern))
+      out.push(`${at}/pattern: not a valid regular expression`);
     sample[name] = v.default ?? 'example';
   }
   let url: URL | undefined;
@@ -102,7 +121,8 @@ function checkCredentials(def: ConnectorDefinition, out: string[]): void {
     const aliases = new Set<string>();
     for (const [name, field] of Object.entries(opt.fields)) {
       for (const alias of field.aliases ?? []) {
-        if (names.has(alias) || aliases.has(alias)) out.push(`${at}/fields/${name}/aliases: '${alias}' is ambiguous`);
+        if (names.has(alias) || aliases.has(alias))
+          out.push(`${at}/fields/${name}/aliases: '${alias}' is ambiguous`);
         aliases.add(alias);
       }
     }
@@ -113,7 +133,8 @@ function checkCredentials(def: ConnectorDefinition, out: string[]): void {
     for (const [key, template] of templates) {
       for (const p of placeholders(String(template))) {
         if (!names.has(p)) out.push(`${at}/auth/${key}: placeholder {${p}} is not a declared field`);
-        else if (!opt.required.includes(p)) out.push(`${at}/auth/${key}: placeholder {${p}} must be a required field`);
+        else if (!opt.required.includes(p))
+          out.push(`${at}/auth/${key}: placeholder {${p}} must be a required field`);
       }
     }
   });
@@ -133,18 +154,22 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   for (const [pname, param] of Object.entries(params)) {
     const pat = `${at}/params/${pname}`;
     if (!NAME.test(pname)) out.push(`${pat}: invalid param name`);
-    if ((RESERVED_PARAMS as readonly string[]).includes(pname)) out.push(`${pat}: '${pname}' is reserved by ces`);
-    if (param.in === 'path' && !inPath.includes(pname)) out.push(`${pat}/in: not a placeholder of request.path`);
+    if ((RESERVED_PARAMS as readonly string[]).includes(pname))
+      out.push(`${pat}: '${pname}' is reserved by ces`);
+    if (param.in === 'path' && !inPath.includes(pname))
+      out.push(`${pat}/in: not a placeholder of request.path`);
     if (param.in === 'body' && method === 'GET') out.push(`${pat}/in: a GET request has no body`);
     if ((param.type === 'array') !== (param.items !== undefined)) {
       out.push(`${pat}/items: required for type array and only allowed there`);
     }
     if (param.style !== undefined && param.type !== 'array') out.push(`${pat}/style: only for arrays`);
-    if (param.pattern !== undefined && !compiles(param.pattern)) out.push(`${pat}/pattern: invalid regular expression`);
+    if (param.pattern !== undefined && !compiles(param.pattern))
+      out.push(`${pat}/pattern: invalid regular expression`);
     param.enum?.forEach((v, j) => {
       if (!hasType(v, param.type)) out.push(`${pat}/enum/${j}: must be of type ${param.type}`);
     });
-    if (param.default !== undefined && !defaultFits(param)) out.push(`${pat}/default: does not match the param`);
+    if (param.default !== undefined && !defaultFits(param))
+      out.push(`${pat}/default: does not match the param`);
   }
   const paged = action.pagination && action.pagination.type !== 'none';
   if (paged && !COLLECTION_ACTIONS.includes(name as never)) {

@@ -21,7 +21,8 @@ export class DefinitionRegistry {
       // Slug and display name share one namespace: `connector_type` accepts either, so neither may be ambiguous.
       for (const key of new Set([def.slug.toLowerCase(), def.name.toLowerCase()])) {
         const other = this.names.get(key);
-        if (other) throw new Error(`connector definitions '${other.slug}' and '${def.slug}' both claim '${key}'`);
+        if (other)
+          throw new Error(`connector definitions '${other.slug}' and '${def.slug}' both claim '${key}'`);
         this.names.set(key, def);
       }
     }
@@ -36,7 +37,11 @@ export class DefinitionRegistry {
     const origin = new Map<string, string>();
     for (const file of files) {
       const def = parseDefinition(readFileSync(join(dir, file), 'utf8'), file);
-      for (const key of [`id ${def.id.toLowerCase()}`, `slug ${def.slug}`, `name ${def.name.toLowerCase()}`]) {
+      for (const key of [
+        `id ${def.id.toLowerCase()}`,
+        `slug ${def.slug}`,
+        `name ${def.name.toLowerCase()}`,
+      ]) {
         const prev = origin.get(key);
         if (prev) throw new Error(`${file}: duplicate ${key.replace(' ', " '")}' (also in ${prev})`);
         origin.set(key, file);

@@ -12,35 +12,79 @@ export interface SchemaError {
 }
 
 export function describeSchemaErrors(raw: Iterable<SchemaError>, schema: unknown, value: unknown): string[] {
-  let errors = [...raw].filter((e) => e.keyword !== 'boolean');
-  // Innermost unions first, so an outer union sees its inner ones already condensed.
-  const unions = errors.filter((e) => e.keyword === 'anyOf').sort((a, b) => b.schemaPath.length - a.schemaPath.length);
-  for (const union of unions) errors = resolveUnion(errors, union, schema, value);
-  return [...new Set(errors.flatMap(lines))];
+  const plain: SchemaError[] = [];
+  const unions = new Map<string, { at: string; instance: string; members: Array<[number, SchemaError]> }>();
+  for (const e of raw) {
+    if (e.keyword === 'boolean' || e.keyword === 'anyOf') continue; // duplicates of more precise errors
+    const cut = e.schemaPath.lastIndexOf('/anyOf/');
+    if (cut < 0) {
+      plain.push(e);
+      continue;
+    }
+    // The innermost union this error came from, and where in the document that union sits.
+    const at = e.schemaPath.slice(0, cut);
+    const branch = Number(e.schemaPath.slice(cut + 7).split('/')[0]);
+    const instance = e.instancePath
+      .split('/')
+      .slice(0, instanceDepth(at) + 1)
+      .join('/');
+    const key = `${at}|${instance}`;
+    const group = unions.get(key) ?? { at, instance, members: [] };
+    group.members.push([branch, e]);
+    unions.set(key, group);
+  }
+  for (const { at, instance, members } of unions.values())
+    plain.push(...resolveUnion(at, instance, members, schema, value));
+  return [...new Set(plain.flatMap(lines))];
 }
 
-function resolveUnion(errors: SchemaError[], union: SchemaError, schema: unknown, value: unknown): SchemaError[] {
-  const branchPrefix = `${union.schemaPath}/anyOf/`;
-  const inUnion = (e: SchemaError) =>
-    e.schemaPath.startsWith(branchPrefix) && isWithin(e.instancePath, union.instancePath);
-  const members = errors.filter(inUnion);
-  const rest = errors.filter((e) => e !== union && !inUnion(e));
-  const branches = (pointer(schema, union.schemaPath.replace(/^#/, '')) as { anyOf?: unknown[] } | undefined)?.anyOf;
-  const tags = (branches ?? []).map((b) => (pointer(b, '/properties/type') as { const?: unknown } | undefined)?.const);
+function resolveUnion(
+  at: string,
+  instance: string,
+  members: Array<[number, SchemaError]>,
+  schema: unknown,
+  value: unknown,
+): SchemaError[] {
+  const branches = (pointer(schema, at.replace(/^#/, '')) as { anyOf?: unknown[] } | undefined)?.anyOf ?? [];
+  const tags = branches.map(
+    (b) => (pointer(b, '/properties/type') as { const?: unknown } | undefined)?.const,
+  );
   if (tags.length > 0 && tags.every((t) => typeof t === 'string')) {
-    const chosen = tags.indexOf(pointer(value, `${union.instancePath}/type`));
-    if (chosen >= 0) return [...rest, ...members.filter((e) => e.schemaPath.startsWith(`${branchPrefix}${chosen}/`) || e.schemaPath === `${branchPrefix}${chosen}`)];
+    const chosen = tags.indexOf(pointer(value, `${instance}/type`) as string);
+    if (chosen >= 0) return members.filter(([b]) => b === chosen).map(([, e]) => e);
     const allowed = tags.map((t) => JSON.stringify(t)).join(', ');
-    return [...rest, synthetic(union, `${union.instancePath}/type`, `must be one of ${allowed}`)];
+    return [synthetic(`${instance}/type`, `must be one of ${allowed}`)];
   }
   // A union of scalars or literals: say what would have been accepted.
-  const consts = members.filter((e) => e.keyword === 'const').map((e) => JSON.stringify(e.params.allowedValue));
-  const types = members.filter((e) => e.keyword === 'type').map((e) => String(e.params.type));
-  if (members.length > 0 && consts.length + types.length === members.length) {
-    const what = consts.length > 0 ? `one of ${consts.join(', ')}` : types.join(' or ');
-    return [...rest, synthetic(union, union.instancePath, `must be ${what}`)];
+  const errors = members.map(([, e]) => e);
+  const consts = errors
+    .filter((e) => e.keyword === 'const')
+    .map((e) => JSON.stringify(e.params.allowedValue));
+  const types = errors.filter((e) => e.keyword === 'type').map((e) => String(e.params.type));
+  if (consts.length + types.length === errors.length) {
+    return [
+      synthetic(
+        instance,
+        `must be ${consts.length > 0 ? `one of ${consts.join(', ')}` : types.join(' or ')}`,
+      ),
+    ];
   }
-  return [...rest, ...members];
+  return errors;
+}
+
+/** How many document levels a schema path descends (`properties/x`, `items`, ... each add one). */
+function instanceDepth(schemaPath: string): number {
+  const segs = schemaPath.replace(/^#/, '').split('/').slice(1);
+  let depth = 0;
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    if (seg === 'properties' || seg === 'patternProperties') {
+      depth++;
+      i++;
+    } else if (seg === 'items' || seg === 'additionalProperties') depth++;
+    else if (seg === 'anyOf' || seg === 'allOf' || seg === 'oneOf') i++;
+  }
+  return depth;
 }
 
 /** RFC 6901 pointer lookup (`/a/0/b`), undefined when absent. */
@@ -54,16 +98,11 @@ function pointer(root: unknown, path: string): unknown {
   return cur;
 }
 
-function isWithin(path: string, parent: string): boolean {
-  return path === parent || path.startsWith(`${parent}/`);
-}
-
-function synthetic(union: SchemaError, instancePath: string, message: string): SchemaError {
-  return { keyword: 'union', schemaPath: union.schemaPath, instancePath, params: {}, message };
+function synthetic(instancePath: string, message: string): SchemaError {
+  return { keyword: 'union', schemaPath: '', instancePath, params: {}, message };
 }
 
 function lines(e: SchemaError): string[] {
-  if (e.keyword === 'anyOf') return [];
   if (e.keyword === 'additionalProperties') {
     const extra = (e.params.additionalProperties as string[] | undefined) ?? [];
     return extra.map((k) => `${e.instancePath}/${k}: unknown property`);

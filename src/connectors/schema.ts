@@ -11,7 +11,7 @@ import Type from 'typebox';
 const Name = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$', maxLength: 64 });
 /** A path into a JSON document, one key (or array index) per element; `[]` is the document itself. */
 const DPath = Type.Array(Type.String({ minLength: 1 }), { maxItems: 16 });
-const StringMap = Type.Record(Type.String({ pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$' }), Type.String());
+const StringMap = Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }), Type.String());
 
 const ScalarType = Type.Union([
   Type.Literal('string'),
@@ -222,7 +222,10 @@ export const ErrorRuleSchema = Type.Object(
       {
         status: Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { minItems: 1 }),
         header: Type.Optional(
-          Type.Object({ name: Type.String({ minLength: 1 }), ...matchFields }, { additionalProperties: false }),
+          Type.Object(
+            { name: Type.String({ minLength: 1 }), ...matchFields },
+            { additionalProperties: false },
+          ),
         ),
         body: Type.Optional(Type.Object({ path: DPath, ...matchFields }, { additionalProperties: false })),
       },

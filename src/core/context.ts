@@ -1,5 +1,5 @@
-import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
 import type { DefinitionRegistry } from '../connectors/registry.ts';
+import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
 import type { ServerSecrets } from '../security/server-secrets.ts';
 import type { TokenService } from '../security/tokens.ts';
 import type { Vault } from '../security/vault.ts';

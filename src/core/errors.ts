@@ -86,7 +86,12 @@ export function isDomainError(value: unknown): value is DomainError {
 }
 
 /** Shorthand for a 422 about one field. */
-export function invalidField(code: ErrorCode, field: string, message: string, details?: Record<string, unknown>) {
+export function invalidField(
+  code: ErrorCode,
+  field: string,
+  message: string,
+  details?: Record<string, unknown>,
+) {
   return new DomainError(code, message, {
     errors: [{ field, message, error_code: code.toLowerCase(), details: details ?? null }],
   });

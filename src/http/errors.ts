@@ -47,11 +47,16 @@ export interface ErrorBody {
 }
 
 function send(reply: FastifyReply, status: number, body: Omit<ErrorBody, 'request_id'>) {
-  return reply.code(status).type('application/json; charset=utf-8').send({ ...body, request_id: reply.request.id });
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ ...body, request_id: reply.request.id });
 }
 
 function fromDomainError(reply: FastifyReply, err: DomainError) {
-  if (err.retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(err.retryAfter))));
+  if (STATUS_BY_CODE[err.code] === 401) reply.header('www-authenticate', 'Bearer');
+  if (err.retryAfter !== undefined)
+    reply.header('retry-after', String(Math.max(0, Math.ceil(err.retryAfter))));
   return send(reply, STATUS_BY_CODE[err.code], {
     ...(err.extra ?? {}),
     ...(err.retryAfter !== undefined ? { retry_after: Math.max(0, Math.ceil(err.retryAfter)) } : {}),
@@ -83,10 +88,16 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported Content-Type; send application/json.',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'INVALID_JSON', message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'INVALID_JSON',
+    message: 'Content-Length does not match the body.',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'The JSON body is empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'The body is not valid JSON.' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than allowed.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'The request body is larger than allowed.',
+  },
 };
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -107,7 +118,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       request.log.info({ code: err.code }, 'client error from the framework');
-      return send(reply, err.statusCode, { code: 'VALIDATION_ERROR', message: 'The request was rejected.', errors: [] });
+      return send(reply, err.statusCode, {
+        code: 'VALIDATION_ERROR',
+        message: 'The request was rejected.',
+        errors: [],
+      });
     }
     // A 5xx never echoes an internal message.
     request.log.error({ err }, 'unhandled error');

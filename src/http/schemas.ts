@@ -3,6 +3,8 @@ import { type TSchema, Type } from 'typebox';
 /** Shared wire schemas. Names and shapes follow the reference spec (snake_case bodies, camelCase catalog). */
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
 export const ShortText = (max = 200) => Type.String({ minLength: 1, maxLength: max });
+/** A name as users type it: no leading or trailing white space, which would make look-alike duplicates. */
+export const Name = (max = 200) => Type.String({ minLength: 1, maxLength: max, pattern: '^\\S(.*\\S)?$' });
 
 export const ErrorDetailSchema = Type.Object({
   field: Type.Union([Type.String(), Type.Null()]),
@@ -24,9 +26,13 @@ export const ErrorBodySchema = Type.Object(
 );
 
 /** Error responses every authenticated route can give, for the OpenAPI document. */
-export function withErrors(responses: Record<number, TSchema>, extra: number[] = []): Record<number, TSchema> {
+export function withErrors(
+  responses: Record<number, TSchema>,
+  extra: number[] = [],
+): Record<number, TSchema> {
   const out: Record<number, TSchema> = { ...responses };
-  for (const status of [400, 401, 403, 404, 413, 415, 422, 500, ...extra]) out[status] = Type.Ref('ApiErrorResponse');
+  for (const status of [400, 401, 403, 404, 413, 415, 422, 500, ...extra])
+    out[status] = Type.Ref('ApiErrorResponse');
   return out;
 }
 
@@ -50,7 +56,9 @@ export const ConnectorSchema = Type.Object({
   workspace_name: Type.String(),
   definition_id: Uuid,
   connector_type: Type.String(),
-  credential_option: Type.String({ description: 'option_title of the credential option in use (never the values)' }),
+  credential_option: Type.String({
+    description: 'option_title of the credential option in use (never the values)',
+  }),
   replication_config: Type.Object({}, { additionalProperties: true }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),

@@ -7,7 +7,13 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
  * querystrings and path params, which are text by nature, are coerced to their declared types.
  */
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    removeAdditional: false,
+    ...options,
+  });
   addFormats.default(ajv);
   return ajv;
 }

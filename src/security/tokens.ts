@@ -19,6 +19,14 @@ const AUDIENCE = 'ces-api';
  * HS256 JWTs. Verification pins the algorithm, so `alg: none` and RS/HS confusion are rejected by construction.
  */
 export class TokenService {
+  /**
+   * Verified tokens, so a client reusing its token for many calls pays for the signature check once. Keyed by
+   * the whole token, bounded, and entries die with the token's own expiry; revocation is still checked per
+   * request by the caller.
+   */
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAtMs: number }>();
+  private static readonly CACHE_MAX = 10_000;
+
   constructor(
     private readonly key: Uint8Array,
     private readonly ttl: { application: number; scoped: number },
@@ -41,6 +49,21 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<TokenClaims> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.expiresAtMs > Date.now()) return hit.claims;
+      this.verified.delete(token);
+    }
+    const { claims, expiresAtMs } = await this.verifyUncached(token);
+    if (this.verified.size >= TokenService.CACHE_MAX) {
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(token, { claims, expiresAtMs });
+    return claims;
+  }
+
+  private async verifyUncached(token: string): Promise<{ claims: TokenClaims; expiresAtMs: number }> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -55,12 +78,13 @@ export class TokenService {
       if (kind === 'scoped' && typeof payload.ws !== 'string') {
         throw new DomainError('UNAUTHENTICATED', 'The access token is malformed.');
       }
-      return {
+      const claims: TokenClaims = {
         kind,
         applicationId: payload.sub,
         organizationId: payload.org,
         ...(kind === 'scoped' ? { workspaceId: payload.ws as string } : {}),
       };
+      return { claims, expiresAtMs: (payload.exp ?? 0) * 1000 };
     } catch (err) {
       if (err instanceof DomainError) throw err;
       const message =

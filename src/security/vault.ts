@@ -32,7 +32,12 @@ export class Vault {
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const tag = cipher.getAuthTag();
     return {
-      ciphertext: [VERSION, iv.toString('base64url'), tag.toString('base64url'), ct.toString('base64url')].join('.'),
+      ciphertext: [
+        VERSION,
+        iv.toString('base64url'),
+        tag.toString('base64url'),
+        ct.toString('base64url'),
+      ].join('.'),
       key_id: active.id,
     };
   }
@@ -41,7 +46,8 @@ export class Vault {
     const key = this.byId.get(stored.key_id);
     if (!key) throw new Error(`no master key with id ${stored.key_id} is configured`);
     const [version, iv, tag, ct] = stored.ciphertext.split('.');
-    if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error('unrecognised ciphertext format');
+    if (version !== VERSION || !iv || !tag || ct === undefined)
+      throw new Error('unrecognised ciphertext format');
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(aad, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));

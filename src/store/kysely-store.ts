@@ -176,7 +176,9 @@ export class KyselyStore implements Store {
       if (query.status) q = q.where('status', '=', query.status);
       if (query.after) {
         const { name, id } = query.after;
-        q = q.where((eb) => eb.or([eb('name', '>', name), eb.and([eb('name', '=', name), eb('id', '>', id)])]));
+        q = q.where((eb) =>
+          eb.or([eb('name', '>', name), eb.and([eb('name', '=', name), eb('id', '>', id)])]),
+        );
       }
       const rows = await q.orderBy('name').orderBy('id').limit(query.limit).execute();
       return rows.map(toWorkspace);
@@ -278,6 +280,19 @@ export class KyselyStore implements Store {
         .executeTakeFirst();
       return row && KyselyStore.toConnector(row as never);
     },
+    getWithCredentials: async (organizationId, id) => {
+      const row = await this.connectorQuery()
+        .select(['c.credentials_ciphertext', 'c.credentials_key_id'])
+        .where('c.organization_id', '=', organizationId)
+        .where('c.id', '=', id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { credentials_ciphertext, credentials_key_id, ...rest } = row;
+      return {
+        connector: KyselyStore.toConnector(rest as never),
+        credentials: { ciphertext: credentials_ciphertext, key_id: credentials_key_id },
+      };
+    },
     list: async (organizationId, filter) => {
       let q = this.connectorQuery().where('c.organization_id', '=', organizationId);
       if (filter.workspaceId) q = q.where('c.workspace_id', '=', filter.workspaceId);
@@ -288,7 +303,8 @@ export class KyselyStore implements Store {
     update: async (organizationId, id, patch: ConnectorPatch) => {
       const set: Partial<Database['connectors']> = { updated_at: patch.now };
       if (patch.name !== undefined) set.name = patch.name;
-      if (patch.replication_config !== undefined) set.replication_config = JSON.stringify(patch.replication_config);
+      if (patch.replication_config !== undefined)
+        set.replication_config = JSON.stringify(patch.replication_config);
       if (patch.credential_option !== undefined) set.credential_option = patch.credential_option;
       if (patch.credentials !== undefined) {
         set.credentials_ciphertext = patch.credentials.ciphertext;

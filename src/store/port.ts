@@ -130,7 +130,12 @@ export interface ConnectorsRepo {
   list(organizationId: string, filter: { workspaceId?: string; definitionId?: string }): Promise<Connector[]>;
   update(organizationId: string, id: string, patch: ConnectorPatch): Promise<boolean>;
   delete(organizationId: string, id: string): Promise<boolean>;
-  /** The one read that loads the secret column. */
+  /** The execute path: the connector and its encrypted credentials in one read. */
+  getWithCredentials(
+    organizationId: string,
+    id: string,
+  ): Promise<{ connector: Connector; credentials: StoredCredentials } | undefined>;
+  /** The one read that loads the secret column alone. */
   getCredentials(organizationId: string, id: string): Promise<StoredCredentials | undefined>;
   /** Key rotation sweep (tenantless by design: it re-encrypts every row, reading nothing but ciphertext). */
   listCredentialsForRotation(): Promise<Array<{ id: string; organization_id: string } & StoredCredentials>>;

@@ -1,5 +1,3 @@
-
-
 /**
  * Table shapes as Kysely sees them. Portable between SQLite and PostgreSQL: timestamps are ISO-8601 text,
  * booleans are 0/1 integers, JSON is text (jsonb on PostgreSQL behind the same string interface).

@@ -113,7 +113,13 @@ test('the README flow against the real server process, and a restart keeps every
       const res = await call(server.url, 'POST', `/api/v1/integrations/connectors/${id}/execute`, token, {
         entity: 'issues',
         action: 'list',
-        params: { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 10, ...(cursor ? { cursor } : {}) },
+        params: {
+          owner: 'ces-demo',
+          repo: 'widgets',
+          state: 'all',
+          per_page: 10,
+          ...(cursor ? { cursor } : {}),
+        },
       });
       assert.equal(res.status, 200, JSON.stringify(res.json));
       total += res.json.result.length;
@@ -131,14 +137,25 @@ test('the README flow against the real server process, and a restart keeps every
       client_secret: boot.client_secret,
     });
     assert.equal(again.status, 200);
-    const stillThere = await call(server.url, 'GET', `/api/v1/integrations/connectors/${id}`, again.json.access_token);
+    const stillThere = await call(
+      server.url,
+      'GET',
+      `/api/v1/integrations/connectors/${id}`,
+      again.json.access_token,
+    );
     assert.equal(stillThere.status, 200);
     assert.equal(stillThere.json.name, 'my-github');
-    const exec = await call(server.url, 'POST', `/api/v1/integrations/connectors/${id}/execute`, again.json.access_token, {
-      entity: 'users',
-      action: 'get',
-      params: { username: 'octocat' },
-    });
+    const exec = await call(
+      server.url,
+      'POST',
+      `/api/v1/integrations/connectors/${id}/execute`,
+      again.json.access_token,
+      {
+        entity: 'users',
+        action: 'get',
+        params: { username: 'octocat' },
+      },
+    );
     assert.equal(exec.status, 200, 'stored credentials still decrypt after a restart');
   } finally {
     if (server.proc.exitCode === null) await stop(server);

@@ -4,7 +4,10 @@ import { type Harness, startHarness } from './harness.ts';
 export const GITHUB_DEFINITION_ID = 'ef69ef6e-aa7f-4af1-a01d-ef775033524e';
 
 /** A harness whose GitHub connector type is pointed at a fresh GitHub fake. */
-export async function startWithGithub(tokens: string[] = [GITHUB_FAKE_DEFAULT_TOKEN], env: Record<string, string> = {}) {
+export async function startWithGithub(
+  tokens: string[] = [GITHUB_FAKE_DEFAULT_TOKEN],
+  env: Record<string, string> = {},
+) {
   const fake = await startGithubFake({ tokens });
   const h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ github: fake.url }), ...env });
   return { fake, h, close: async () => Promise.all([h.close(), fake.close()]) };

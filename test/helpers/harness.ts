@@ -53,7 +53,12 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   });
   const logger = createLogger(config.logLevel, sink);
   const deps = await buildDeps(config, logger);
-  const boot = await bootstrapIfEmpty(deps.store, deps.secrets.clientSecretPepper, dataDir, new Date().toISOString());
+  const boot = await bootstrapIfEmpty(
+    deps.store,
+    deps.secrets.clientSecretPepper,
+    dataDir,
+    new Date().toISOString(),
+  );
   if (!boot) throw new Error('expected an empty data dir');
   const app = await buildApp(deps);
   await app.ready();

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createGithubConnector, GITHUB_DEFINITION_ID, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
+import {
+  createGithubConnector,
+  GITHUB_DEFINITION_ID,
+  type GithubFake,
+  type Harness,
+  startWithGithub,
+} from '../helpers/github.ts';
 
 const OTHER_PAT = 'ghp_rotated_token_0002';
 
@@ -31,7 +37,10 @@ describe('connectors', () => {
     assert.ok(!('credentials' in c));
     assert.ok(!res.body.includes('ghp_test_token_0001'));
     const check = fake.requests.slice(before);
-    assert.ok(check.some((r) => r.path === '/user'), 'the credentials were checked live');
+    assert.ok(
+      check.some((r) => r.path === '/user'),
+      'the credentials were checked live',
+    );
   });
 
   test('connector_type may name the type instead of definition_id', async () => {
@@ -41,11 +50,13 @@ describe('connectors', () => {
   });
 
   test('credentials the provider rejects are refused and nothing is stored', async () => {
-    const count = (await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token })).json.data.length;
+    const count = (await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token })).json.data
+      .length;
     const res = await createGithubConnector(h, token, { name: 'bad' }, 'ghp_wrong');
     assert.equal(res.status, 422, res.body);
     assert.equal(res.json.code, 'INVALID_CREDENTIALS');
-    const after = (await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token })).json.data.length;
+    const after = (await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token })).json.data
+      .length;
     assert.equal(after, count);
   });
 
@@ -56,11 +67,15 @@ describe('connectors', () => {
     assert.match(missing.json.message, /PAT Credentials/);
     assert.match(missing.json.message, /OAuth Credentials/);
 
-    const unknown = await createGithubConnector(h, token, { credentials: { personal_access_token: 'x', pasword: 'y' } });
+    const unknown = await createGithubConnector(h, token, {
+      credentials: { personal_access_token: 'x', pasword: 'y' },
+    });
     assert.equal(unknown.status, 422);
     assert.ok(JSON.stringify(unknown.json.errors).includes('pasword'), unknown.body);
 
-    const byTitle = await createGithubConnector(h, token, { credentials: { option_title: 'OAuth Credentials' } });
+    const byTitle = await createGithubConnector(h, token, {
+      credentials: { option_title: 'OAuth Credentials' },
+    });
     assert.equal(byTitle.status, 422);
     assert.ok(JSON.stringify(byTitle.json).includes('access_token'), byTitle.body);
   });
@@ -75,7 +90,9 @@ describe('connectors', () => {
     const ws = await createGithubConnector(h, token, { workspace_name: 'nope' });
     assert.equal(ws.status, 404);
     assert.equal(ws.json.code, 'WORKSPACE_NOT_FOUND');
-    const def = await createGithubConnector(h, token, { definition_id: '00000000-0000-4000-8000-000000000000' });
+    const def = await createGithubConnector(h, token, {
+      definition_id: '00000000-0000-4000-8000-000000000000',
+    });
     assert.equal(def.status, 404);
     assert.equal(def.json.code, 'DEFINITION_NOT_FOUND');
     const none = await createGithubConnector(h, token, { definition_id: undefined });
@@ -87,7 +104,11 @@ describe('connectors', () => {
 
   test('list, get, rename, rotate credentials, delete', async () => {
     const created = (await createGithubConnector(h, token, { name: 'lifecycle' })).json;
-    const byWs = await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors?workspace_name=default', token });
+    const byWs = await h.inject({
+      method: 'GET',
+      url: '/api/v1/integrations/connectors?workspace_name=default',
+      token,
+    });
     assert.equal(byWs.status, 200);
     assert.ok(byWs.json.data.some((c: { id: string }) => c.id === created.id));
     const byDef = await h.inject({
@@ -97,7 +118,11 @@ describe('connectors', () => {
     });
     assert.ok(byDef.json.data.some((c: { id: string }) => c.id === created.id));
 
-    const got = await h.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${created.id}`, token });
+    const got = await h.inject({
+      method: 'GET',
+      url: `/api/v1/integrations/connectors/${created.id}`,
+      token,
+    });
     assert.deepEqual(got.json, created);
 
     const renamed = await h.inject({
@@ -133,12 +158,23 @@ describe('connectors', () => {
     });
     assert.equal(exec.status, 200, exec.body);
     const sent = fake.requests.slice(mark).map((r) => r.headers.authorization);
-    assert.ok(sent.every((a) => a?.endsWith(OTHER_PAT)), 'execute uses the rotated credentials');
+    assert.ok(
+      sent.every((a) => a?.endsWith(OTHER_PAT)),
+      'execute uses the rotated credentials',
+    );
 
-    const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${created.id}`, token });
+    const del = await h.inject({
+      method: 'DELETE',
+      url: `/api/v1/integrations/connectors/${created.id}`,
+      token,
+    });
     assert.equal(del.status, 200);
     assert.equal(del.json.id, created.id);
-    const gone = await h.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${created.id}`, token });
+    const gone = await h.inject({
+      method: 'GET',
+      url: `/api/v1/integrations/connectors/${created.id}`,
+      token,
+    });
     assert.equal(gone.status, 404);
     assert.equal(gone.json.code, 'CONNECTOR_NOT_FOUND');
   });
@@ -156,7 +192,11 @@ describe('connectors', () => {
       const res = await h.inject({ method, url: path, token: other.token, body });
       assert.equal(res.status, 404, `${method} ${path}: ${res.body}`);
     }
-    const list = await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token: other.token });
+    const list = await h.inject({
+      method: 'GET',
+      url: '/api/v1/integrations/connectors',
+      token: other.token,
+    });
     assert.deepEqual(list.json.data, []);
     const ws = await h.inject({
       method: 'GET',
@@ -178,7 +218,11 @@ describe('connectors', () => {
     assert.equal(scoped.status, 200);
     const created = (await createGithubConnector(h, token, { workspace_name: 'doomed' })).json;
     await h.inject({ method: 'DELETE', url: `/api/v1/workspaces/${created.workspace_id}`, token });
-    const gone = await h.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${created.id}`, token });
+    const gone = await h.inject({
+      method: 'GET',
+      url: `/api/v1/integrations/connectors/${created.id}`,
+      token,
+    });
     assert.equal(gone.status, 404);
     assert.equal(await h.deps.store.connectors.getCredentials(h.boot.organization_id, created.id), undefined);
   });

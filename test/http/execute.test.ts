@@ -60,7 +60,11 @@ describe('execute', () => {
     assert.equal(page2.json.result.length, 5);
     assert.equal(page2.json.connector_metadata.has_next_page, false);
 
-    const one = await exec({ entity: 'issues', action: 'get', params: { owner: 'ces-demo', repo: 'widgets', number: 1 } });
+    const one = await exec({
+      entity: 'issues',
+      action: 'get',
+      params: { owner: 'ces-demo', repo: 'widgets', number: 1 },
+    });
     assert.equal(one.status, 200, one.body);
     assert.equal(one.json.result.number, 1);
     assert.equal(one.json.connector_metadata.has_next_page, false);
@@ -71,7 +75,11 @@ describe('execute', () => {
     const cases = [
       { entity: 'repositories', action: 'get', params: { owner: 'ces-demo', repo: 'widgets' } },
       { entity: 'repositories', action: 'list', params: { owner: 'octocat' } },
-      { entity: 'pull_requests', action: 'list', params: { owner: 'ces-demo', repo: 'widgets', state: 'all' } },
+      {
+        entity: 'pull_requests',
+        action: 'list',
+        params: { owner: 'ces-demo', repo: 'widgets', state: 'all' },
+      },
       { entity: 'comments', action: 'list', params: { owner: 'ces-demo', repo: 'widgets', number: 1 } },
       { entity: 'users', action: 'get', params: { username: 'octocat' } },
     ];
@@ -101,7 +109,8 @@ describe('execute', () => {
       select_fields: ['number', 'title', 'user.login'],
     });
     assert.equal(res.status, 200, res.body);
-    for (const issue of res.json.result) assert.deepEqual(Object.keys(issue).sort(), ['number', 'title', 'user']);
+    for (const issue of res.json.result)
+      assert.deepEqual(Object.keys(issue).sort(), ['number', 'title', 'user']);
     assert.deepEqual(Object.keys(res.json.result[0].user), ['login']);
     const ex = await exec({
       entity: 'users',
@@ -118,9 +127,21 @@ describe('execute', () => {
       [{ entity: 'isues', action: 'list', params: {} }, 'UNKNOWN_ENTITY', /issues/],
       [{ entity: 'issues', action: 'destroy', params: {} }, 'UNKNOWN_ACTION', /list/],
       [{ entity: 'issues', action: 'list', params: { owner: 'a' } }, 'INVALID_PARAMS', /repo/],
-      [{ entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', per_page: 'ten' } }, 'INVALID_PARAMS', /per_page/],
-      [{ entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', colour: 1 } }, 'INVALID_PARAMS', /colour/],
-      [{ entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', cursor: 'forged' } }, 'INVALID_CURSOR', /cursor/],
+      [
+        { entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', per_page: 'ten' } },
+        'INVALID_PARAMS',
+        /per_page/,
+      ],
+      [
+        { entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', colour: 1 } },
+        'INVALID_PARAMS',
+        /colour/,
+      ],
+      [
+        { entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', cursor: 'forged' } },
+        'INVALID_CURSOR',
+        /cursor/,
+      ],
     ];
     for (const [body, code, mention] of cases) {
       const res = await exec(body);
@@ -140,7 +161,11 @@ describe('execute', () => {
     });
     const cursor = first.json.connector_metadata.end_cursor;
     const res = await exec(
-      { entity: 'issues', action: 'list', params: { owner: 'octokit-fixture-org', repo: 'paginate-issues', cursor } },
+      {
+        entity: 'issues',
+        action: 'list',
+        params: { owner: 'octokit-fixture-org', repo: 'paginate-issues', cursor },
+      },
       other,
     );
     assert.equal(res.status, 422);
@@ -148,7 +173,10 @@ describe('execute', () => {
   });
 
   test('upstream failures map to clear codes', async () => {
-    fake.failNext({ status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } });
+    fake.failNext({
+      status: 401,
+      body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' },
+    });
     const auth = await exec({ entity: 'users', action: 'get', params: { username: 'octocat' } });
     assert.equal(auth.status, 424, auth.body);
     assert.equal(auth.json.code, 'UPSTREAM_AUTH_FAILED');
@@ -159,7 +187,11 @@ describe('execute', () => {
     assert.equal(limited.json.code, 'UPSTREAM_RATE_LIMITED');
     assert.equal(limited.headers['retry-after'], '7');
 
-    const missing = await exec({ entity: 'repositories', action: 'get', params: { owner: 'ces-demo', repo: 'nope' } });
+    const missing = await exec({
+      entity: 'repositories',
+      action: 'get',
+      params: { owner: 'ces-demo', repo: 'nope' },
+    });
     assert.equal(missing.status, 404);
     assert.equal(missing.json.code, 'UPSTREAM_NOT_FOUND');
 

@@ -23,36 +23,71 @@ test('a planted credential never reaches the database file, the logs or any resp
 
     // Every path that touches the credential: create, read, list, execute (ok and failing), rotate, errors.
     record(await h.inject({ method: 'GET', url, token }));
-    record(await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors?workspace_name=default', token }));
+    record(
+      await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors?workspace_name=default', token }),
+    );
     const ok = record(
       await h.inject({
         method: 'POST',
         url: `${url}/execute`,
         token,
-        body: { entity: 'issues', action: 'list', params: { owner: 'ces-demo', repo: 'widgets', per_page: 5 } },
+        body: {
+          entity: 'issues',
+          action: 'list',
+          params: { owner: 'ces-demo', repo: 'widgets', per_page: 5 },
+        },
       }),
     );
     assert.equal(ok.status, 200, ok.body);
     // The provider echoing the credential back in an error body must not leak it either.
     fake.failNext({ status: 401, body: { message: `Bad credentials ${planted}`, token: planted } });
     const failed = record(
-      await h.inject({ method: 'POST', url: `${url}/execute`, token, body: { entity: 'users', action: 'get', params: { username: 'octocat' } } }),
+      await h.inject({
+        method: 'POST',
+        url: `${url}/execute`,
+        token,
+        body: { entity: 'users', action: 'get', params: { username: 'octocat' } },
+      }),
     );
     assert.equal(failed.status, 424, failed.body);
     fake.failNext({ status: 500, body: `stack trace mentioning ${planted}` });
     record(
-      await h.inject({ method: 'POST', url: `${url}/execute`, token, body: { entity: 'users', action: 'get', params: { username: 'octocat' } } }),
+      await h.inject({
+        method: 'POST',
+        url: `${url}/execute`,
+        token,
+        body: { entity: 'users', action: 'get', params: { username: 'octocat' } },
+      }),
     );
     record(
       await h.inject({
         method: 'POST',
         url: '/api/v1/integrations/connectors',
         token,
-        body: { workspace_name: 'default', connector_type: 'github', credentials: { personal_access_token: planted, extra: planted }, replication_config: { repositories: ['a/b'] } },
+        body: {
+          workspace_name: 'default',
+          connector_type: 'github',
+          credentials: { personal_access_token: planted, extra: planted },
+          replication_config: { repositories: ['a/b'] },
+        },
       }),
     );
-    record(await h.inject({ method: 'PUT', url, token, body: { credentials: { personal_access_token: rotatedPlant } } }));
-    record(await h.inject({ method: 'PUT', url, token, body: { credentials: { personal_access_token: `${planted}x` } } }));
+    record(
+      await h.inject({
+        method: 'PUT',
+        url,
+        token,
+        body: { credentials: { personal_access_token: rotatedPlant } },
+      }),
+    );
+    record(
+      await h.inject({
+        method: 'PUT',
+        url,
+        token,
+        body: { credentials: { personal_access_token: `${planted}x` } },
+      }),
+    );
     record(await h.inject({ method: 'GET', url: '/api/v1/openapi.json' }));
 
     // The credential was really used upstream, so its absence below is meaningful.
@@ -69,7 +104,11 @@ test('a planted credential never reaches the database file, the logs or any resp
     assert.ok(!logs.includes(rotatedPlant), 'logs leaked the rotated credential');
 
     await h.deps.store.ping();
-    const dbFiles = [h.deps.config.databaseFile, `${h.deps.config.databaseFile}-wal`, `${h.deps.config.databaseFile}-shm`];
+    const dbFiles = [
+      h.deps.config.databaseFile,
+      `${h.deps.config.databaseFile}-wal`,
+      `${h.deps.config.databaseFile}-shm`,
+    ];
     let bytes = 0;
     for (const file of dbFiles.filter((f) => fs.existsSync(f))) {
       const content = fs.readFileSync(file);
@@ -81,7 +120,9 @@ test('a planted credential never reaches the database file, the logs or any resp
     // And the stored ciphertext really decrypts to it: the check above looked at the right rows.
     const stored = await h.deps.store.connectors.getCredentials(h.boot.organization_id, id);
     assert.ok(stored);
-    assert.ok(h.deps.vault.decrypt(stored, `connector:${h.boot.organization_id}:${id}`).includes(rotatedPlant));
+    assert.ok(
+      h.deps.vault.decrypt(stored, `connector:${h.boot.organization_id}:${id}`).includes(rotatedPlant),
+    );
   } finally {
     await close();
   }

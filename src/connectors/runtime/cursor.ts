@@ -7,7 +7,7 @@
  * credentials, which the paginators guarantee by stripping query-placed auth before signing.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DomainError, invalidField } from '../../core/errors.ts';
+import { type DomainError, invalidField } from '../../core/errors.ts';
 
 /** The next request of a paged action. `body` is for body-paged styles (POST searches), not used yet. */
 export interface NextRequest {
@@ -42,7 +42,13 @@ export class CursorCodec {
   }
 
   sign(binding: CursorBinding, req: NextRequest): string {
-    const payload: Payload = { v: 1, cid: binding.connectorId, ent: binding.entity, act: binding.action, req };
+    const payload: Payload = {
+      v: 1,
+      cid: binding.connectorId,
+      ent: binding.entity,
+      act: binding.action,
+      req,
+    };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.mac(body).toString('base64url')}`;
   }
@@ -65,7 +71,9 @@ export class CursorCodec {
     }
     if (payload.v !== 1 || typeof payload.req?.url !== 'string') throw forged();
     if (payload.cid !== binding.connectorId) {
-      throw invalid('params.cursor was issued for a different connector; cursors only work on the connector that returned them.');
+      throw invalid(
+        'params.cursor was issued for a different connector; cursors only work on the connector that returned them.',
+      );
     }
     if (payload.ent !== binding.entity || payload.act !== binding.action) {
       throw invalid(
@@ -81,7 +89,9 @@ export class CursorCodec {
 }
 
 function forged(): DomainError {
-  return invalid('params.cursor is not a cursor issued by this service (it is malformed or was modified); pass end_cursor unchanged.');
+  return invalid(
+    'params.cursor is not a cursor issued by this service (it is malformed or was modified); pass end_cursor unchanged.',
+  );
 }
 
 function invalid(message: string): DomainError {

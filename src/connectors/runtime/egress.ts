@@ -148,7 +148,8 @@ export function guardedLookup(resolve: Resolver = systemResolver): LookupFunctio
         const notFound = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
         return callback(notFound, '', 0);
       }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+      if (options.all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
       const first = usable[0] as dns.LookupAddress;
       return callback(null, first.address, first.family);
     });

@@ -13,7 +13,14 @@ import { atPath } from './dpath.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
 import { nextPageUrl } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
-import { applyAuth, type BaseUrl, type BuiltRequest, baseHeaders, buildRequest, resolveBaseUrl } from './request.ts';
+import {
+  applyAuth,
+  type BaseUrl,
+  type BuiltRequest,
+  baseHeaders,
+  buildRequest,
+  resolveBaseUrl,
+} from './request.ts';
 import { classifyResponse, upstreamError } from './upstream-errors.ts';
 
 export interface RuntimeOptions {
@@ -55,7 +62,10 @@ export class ConnectorRuntime {
     this.cursors = new CursorCodec(opts.cursorKey);
     this.overrides = { ...opts.upstreamOverrides };
     this.userAgent = opts.userAgent ?? 'ces/0.1';
-    this.http = new UpstreamHttp({ timeoutMs: opts.timeoutMs, maxResponseBytes: opts.maxResponseBytes ?? 32 << 20 });
+    this.http = new UpstreamHttp({
+      timeoutMs: opts.timeoutMs,
+      maxResponseBytes: opts.maxResponseBytes ?? 32 << 20,
+    });
   }
 
   /** 422 before any upstream call: unknown entity/action, missing/mistyped/unknown params. */
@@ -68,22 +78,37 @@ export class ConnectorRuntime {
     const resolved = resolveAction(def, input.entity, input.action);
     validateParams(resolved, params);
     const base = resolveBaseUrl(def, input.config, this.overrides);
-    const binding: CursorBinding = { connectorId: input.connectorId, entity: input.entity, action: input.action };
+    const binding: CursorBinding = {
+      connectorId: input.connectorId,
+      entity: input.entity,
+      action: input.action,
+    };
     const request = resolved.action.request;
     const built =
-      resolved.paged && params.cursor !== undefined
+      resolved.paged && params.cursor !== undefined && params.cursor !== null
         ? this.replay(binding, params.cursor, base, request)
         : buildRequest(base, request, resolved.action.params ?? {}, params);
     const operation = `${input.entity}.${input.action}`;
-    const { res, body, authQuery } = await this.exchange(def, input.credentials, base, request.method, built, operation);
+    const { res, body, authQuery } = await this.exchange(
+      def,
+      input.credentials,
+      base,
+      request.method,
+      built,
+      operation,
+    );
 
     const selected = atPath(body, resolved.action.record_selector ?? []);
     const collection = COLLECTION_ACTIONS.includes(resolved.actionName as never);
     if (collection && !Array.isArray(selected)) {
-      throw new DomainError('UPSTREAM_BAD_RESPONSE', `${def.name} returned no list of records for ${operation}.`);
+      throw new DomainError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${def.name} returned no list of records for ${operation}.`,
+      );
     }
     const meta: Record<string, unknown> = {};
-    for (const [name, path] of Object.entries(resolved.action.meta ?? {})) meta[name] = atPath(body, path) ?? null;
+    for (const [name, path] of Object.entries(resolved.action.meta ?? {}))
+      meta[name] = atPath(body, path) ?? null;
     const endCursor = this.endCursor(resolved, binding, base, res, body, selected, authQuery, def.name);
     return {
       result: selected === undefined ? null : selected,
@@ -106,13 +131,25 @@ export class ConnectorRuntime {
     try {
       await this.exchange(def, credentials, base, def.check.method, built, 'the credential check');
     } catch (err) {
-      if (err instanceof DomainError && (err.code === 'UPSTREAM_AUTH_FAILED' || err.code === 'UPSTREAM_FORBIDDEN')) {
+      if (
+        err instanceof DomainError &&
+        (err.code === 'UPSTREAM_AUTH_FAILED' || err.code === 'UPSTREAM_FORBIDDEN')
+      ) {
         const upstream = (err.extra?.upstream ?? {}) as { status?: number; body?: Record<string, unknown> };
         const said = typeof upstream.body?.message === 'string' ? `: ${upstream.body.message}` : '';
         throw new DomainError(
           'INVALID_CREDENTIALS',
           `The provider rejected these credentials (${def.name} answered HTTP ${upstream.status ?? '4xx'}${said}). Check the token and its scopes.`,
-          { extra: err.extra, errors: [{ field: 'credentials', message: 'rejected by the provider', error_code: 'invalid_credentials' }] },
+          {
+            extra: err.extra,
+            errors: [
+              {
+                field: 'credentials',
+                message: 'rejected by the provider',
+                error_code: 'invalid_credentials',
+              },
+            ],
+          },
         );
       }
       throw err;
@@ -123,7 +160,12 @@ export class ConnectorRuntime {
     await this.http.close();
   }
 
-  private replay(binding: CursorBinding, cursor: unknown, base: BaseUrl, req: RequestDefinition): BuiltRequest {
+  private replay(
+    binding: CursorBinding,
+    cursor: unknown,
+    base: BaseUrl,
+    req: RequestDefinition,
+  ): BuiltRequest {
     const next = this.cursors.verify(binding, cursor);
     let url: URL | undefined;
     try {
@@ -133,9 +175,19 @@ export class ConnectorRuntime {
     }
     // Re-checked at replay: the base URL comes from config, which may have changed since the cursor was issued.
     if (!url || url.origin !== base.origin) {
-      throw new DomainError('INVALID_CURSOR', "params.cursor points outside the connector's current base URL; start again without a cursor.", {
-        errors: [{ field: 'params.cursor', message: 'cursor no longer matches the base URL', error_code: 'invalid_cursor' }],
-      });
+      throw new DomainError(
+        'INVALID_CURSOR',
+        "params.cursor points outside the connector's current base URL; start again without a cursor.",
+        {
+          errors: [
+            {
+              field: 'params.cursor',
+              message: 'cursor no longer matches the base URL',
+              error_code: 'invalid_cursor',
+            },
+          ],
+        },
+      );
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
@@ -156,7 +208,14 @@ export class ConnectorRuntime {
     const url = new URL(built.url);
     const authQuery = applyAuth(def, credentials, url, headers);
     const res = await this.http.send(
-      { method, url, headers, guarded: base.guarded, idempotent: IDEMPOTENT.has(method), ...(built.body === undefined ? {} : { body: built.body }) },
+      {
+        method,
+        url,
+        headers,
+        guarded: base.guarded,
+        idempotent: IDEMPOTENT.has(method),
+        ...(built.body === undefined ? {} : { body: built.body }),
+      },
       def.name,
     );
     const parsed = parseJson(res);
@@ -167,7 +226,10 @@ export class ConnectorRuntime {
     }
     if (!parsed.ok) {
       const type = res.headers['content-type']?.split(';')[0] ?? 'no content-type';
-      throw new DomainError('UPSTREAM_BAD_RESPONSE', `${def.name} returned a response to ${operation} that is not valid JSON (HTTP ${res.status}, ${type}).`);
+      throw new DomainError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${def.name} returned a response to ${operation} that is not valid JSON (HTTP ${res.status}, ${type}).`,
+      );
     }
     return { res, body: parsed.value, authQuery };
   }
@@ -183,11 +245,19 @@ export class ConnectorRuntime {
     provider: string,
   ): string | null {
     if (!resolved.paged || !Array.isArray(records)) return null;
-    const next = nextPageUrl(resolved.action.pagination, { url: res.url, headers: res.headers, body, records });
+    const next = nextPageUrl(resolved.action.pagination, {
+      url: res.url,
+      headers: res.headers,
+      body,
+      records,
+    });
     if (!next) return null;
     if (next.origin !== base.origin) {
       // Following it would send the connector's credentials to a host the operator never configured.
-      throw new DomainError('UPSTREAM_BAD_RESPONSE', `${provider}'s next-page link points to another host (${next.host}); ces does not follow it.`);
+      throw new DomainError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${provider}'s next-page link points to another host (${next.host}); ces does not follow it.`,
+      );
     }
     if (authQuery !== undefined) next.searchParams.delete(authQuery);
     return this.cursors.sign(binding, { url: next.href });

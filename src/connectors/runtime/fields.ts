@@ -5,7 +5,11 @@
  */
 type Tree = Map<string, Tree | true>;
 
-export function applyFieldSelection(value: unknown, select?: string[] | null, exclude?: string[] | null): unknown {
+export function applyFieldSelection(
+  value: unknown,
+  select?: string[] | null,
+  exclude?: string[] | null,
+): unknown {
   const selected = paths(select);
   const excluded = paths(exclude).filter((ex) => !selected.some((sel) => startsWith(sel, ex)));
   if (selected.length === 0 && excluded.length === 0) return value;

@@ -47,7 +47,10 @@ export class UpstreamHttp {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     };
-    this.guardedAgent = new Agent({ ...common, connect: { timeout: opts.timeoutMs, lookup: guardedLookup() } });
+    this.guardedAgent = new Agent({
+      ...common,
+      connect: { timeout: opts.timeoutMs, lookup: guardedLookup() },
+    });
     this.trustedAgent = new Agent({ ...common, connect: { timeout: opts.timeoutMs } });
   }
 
@@ -82,7 +85,13 @@ export class UpstreamHttp {
         return { status: res.statusCode, headers: flatten(res.headers), body, url };
       }
     } catch (err) {
-      throw transportError(err, { timedOut, stage, provider, timeoutMs: this.opts.timeoutMs, host: req.url.host });
+      throw transportError(err, {
+        timedOut,
+        stage,
+        provider,
+        timeoutMs: this.opts.timeoutMs,
+        host: req.url.host,
+      });
     } finally {
       clearTimeout(timer);
     }
@@ -101,7 +110,12 @@ export class UpstreamHttp {
 }
 
 /** Follows only same-origin redirects of GETs: a redirect must never carry our credentials to another host. */
-function redirectTarget(req: UpstreamRequest, url: URL, res: Dispatcher.ResponseData, hop: number): URL | null {
+function redirectTarget(
+  req: UpstreamRequest,
+  url: URL,
+  res: Dispatcher.ResponseData,
+  hop: number,
+): URL | null {
   if (![301, 302, 303, 307, 308].includes(res.statusCode) || req.method !== 'GET') return null;
   const location = res.headers.location;
   if (typeof location !== 'string' || hop >= MAX_REDIRECTS) return null;
@@ -114,7 +128,11 @@ function redirectTarget(req: UpstreamRequest, url: URL, res: Dispatcher.Response
   return next.origin === url.origin ? next : null;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number, provider: string): Promise<Buffer> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  max: number,
+  provider: string,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -158,13 +176,18 @@ function transportError(err: unknown, ctx: FailureContext): DomainError {
       { extra: { host: denied.host, address_class: denied.addressClass } },
     );
   }
-  const codes = chain.map((e) => (e as { code?: unknown }).code).filter((c): c is string => typeof c === 'string');
+  const codes = chain
+    .map((e) => (e as { code?: unknown }).code)
+    .filter((c): c is string => typeof c === 'string');
   const undiciTimeout = codes.some((c) => /^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(c));
   if (ctx.timedOut || undiciTimeout) {
     return new DomainError('UPSTREAM_TIMEOUT', `${ctx.provider} did not answer within ${ctx.timeoutMs} ms.`);
   }
   if (ctx.stage === 'body') {
-    return new DomainError('UPSTREAM_BAD_RESPONSE', `${ctx.provider} closed the connection before the response was complete.`);
+    return new DomainError(
+      'UPSTREAM_BAD_RESPONSE',
+      `${ctx.provider} closed the connection before the response was complete.`,
+    );
   }
   const code = codes.find((c) => /^[A-Z_]+$/.test(c)) ?? 'network error';
   return new DomainError('UPSTREAM_ERROR', `Could not reach ${ctx.provider} at ${ctx.host} (${code}).`);

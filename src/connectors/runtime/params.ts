@@ -29,7 +29,16 @@ export function resolveAction(def: ConnectorDefinition, entity: string, action: 
     throw new DomainError(
       'UNKNOWN_ENTITY',
       `Unknown entity '${clip(entity)}' for ${def.name}.${hint} Available entities: ${names.join(', ')}.`,
-      { errors: [{ field: 'entity', message: 'unknown entity', error_code: 'unknown_entity', details: { available: names } }] },
+      {
+        errors: [
+          {
+            field: 'entity',
+            message: 'unknown entity',
+            error_code: 'unknown_entity',
+            details: { available: names },
+          },
+        ],
+      },
     );
   }
   const act = actionOf(ent, action);
@@ -38,7 +47,16 @@ export function resolveAction(def: ConnectorDefinition, entity: string, action: 
     throw new DomainError(
       'UNKNOWN_ACTION',
       `Entity '${ent.name}' of ${def.name} has no action '${clip(action)}'. Available actions: ${names.join(', ')}.`,
-      { errors: [{ field: 'action', message: 'unknown action', error_code: 'unknown_action', details: { available: names } }] },
+      {
+        errors: [
+          {
+            field: 'action',
+            message: 'unknown action',
+            error_code: 'unknown_action',
+            details: { available: names },
+          },
+        ],
+      },
     );
   }
   const paged = act.pagination !== undefined && act.pagination.type !== 'none';
@@ -49,20 +67,25 @@ export function resolveAction(def: ConnectorDefinition, entity: string, action: 
 export function validateParams(resolved: ResolvedAction, params: Record<string, unknown>): void {
   const declared = resolved.action.params ?? {};
   const problems: ErrorDetail[] = [];
-  const hasCursor = resolved.paged && params.cursor !== undefined;
+  const hasCursor = resolved.paged && params.cursor !== undefined && params.cursor !== null;
   const inPath = placeholders(resolved.action.request.path);
   for (const [name, value] of Object.entries(params)) {
     if (name === 'cursor' && resolved.paged) {
-      if (typeof value !== 'string') problems.push(problem(name, `'cursor' must be a string (an end_cursor)`, 'type'));
+      // `cursor: null` is how many clients ask for the first page.
+      if (value !== null && typeof value !== 'string') {
+        problems.push(problem(name, `'cursor' must be a string (an end_cursor)`, 'type'));
+      }
       continue;
     }
-    const param = declared[name];
+    // hasOwn: a client-chosen key like `toString` or `__proto__` must not find an inherited member.
+    const param = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!param) {
       problems.push(problem(clip(name), `unknown param '${clip(name)}'`, 'unknown_param'));
       continue;
     }
     if (value === undefined || value === null) {
-      if (param.required && !hasCursor) problems.push(problem(name, `'${name}' must not be null`, 'required'));
+      if (param.required && !hasCursor)
+        problems.push(problem(name, `'${name}' must not be null`, 'required'));
       continue;
     }
     const why = checkValue(name, value, param) ?? checkPathSegment(name, value, inPath);
@@ -70,7 +93,8 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
   }
   if (!hasCursor) {
     for (const [name, param] of Object.entries(declared)) {
-      if (param.required && !(name in params)) problems.push(problem(name, `missing required param '${name}'`, 'required'));
+      if (param.required && !Object.hasOwn(params, name))
+        problems.push(problem(name, `missing required param '${name}'`, 'required'));
     }
   }
   if (problems.length === 0) return;
@@ -97,7 +121,8 @@ function checkValue(name: string, value: unknown, p: ParamDefinition): string | 
     const itemType = p.items?.type ?? 'string';
     for (const [i, item] of value.entries()) {
       if (!isType(item, itemType)) return `'${name}[${i}]' must be ${article(itemType)}`;
-      if (p.items?.enum && !p.items.enum.includes(item as never)) return `'${name}[${i}]' must be one of ${list(p.items.enum)}`;
+      if (p.items?.enum && !p.items.enum.includes(item as never))
+        return `'${name}[${i}]' must be one of ${list(p.items.enum)}`;
     }
     return undefined;
   }
@@ -108,10 +133,14 @@ function checkValue(name: string, value: unknown, p: ParamDefinition): string | 
     if (p.maximum !== undefined && value > p.maximum) return `'${name}' must be <= ${p.maximum}`;
   }
   if (typeof value === 'string') {
-    if (p.min_length !== undefined && value.length < p.min_length) return `'${name}' must have at least ${p.min_length} characters`;
-    if (p.max_length !== undefined && value.length > p.max_length) return `'${name}' must have at most ${p.max_length} characters`;
-    if (p.pattern !== undefined && !new RegExp(p.pattern, 'u').test(value)) return `'${name}' must match ${p.pattern}`;
-    if (p.format === 'date-time' && !DATE_TIME.test(value)) return `'${name}' must be an ISO 8601 date-time (2024-01-31T12:00:00Z)`;
+    if (p.min_length !== undefined && value.length < p.min_length)
+      return `'${name}' must have at least ${p.min_length} characters`;
+    if (p.max_length !== undefined && value.length > p.max_length)
+      return `'${name}' must have at most ${p.max_length} characters`;
+    if (p.pattern !== undefined && !new RegExp(p.pattern, 'u').test(value))
+      return `'${name}' must match ${p.pattern}`;
+    if (p.format === 'date-time' && !DATE_TIME.test(value))
+      return `'${name}' must be an ISO 8601 date-time (2024-01-31T12:00:00Z)`;
     if (p.format === 'date' && !DATE.test(value)) return `'${name}' must be a date (2024-01-31)`;
   }
   return undefined;
@@ -124,7 +153,8 @@ function checkValue(name: string, value: unknown, p: ParamDefinition): string | 
 function checkPathSegment(name: string, value: unknown, inPath: string[]): string | undefined {
   if (!inPath.includes(name)) return undefined;
   const s = String(value);
-  if (s === '' || s === '.' || s === '..') return `'${name}' must not be empty, '.' or '..' (it is a URL path segment)`;
+  if (s === '' || s === '.' || s === '..')
+    return `'${name}' must not be empty, '.' or '..' (it is a URL path segment)`;
   return undefined;
 }
 
@@ -167,7 +197,11 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (cur[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }

@@ -25,7 +25,10 @@ export function resolveBaseUrl(
     const given = config[key];
     const value = typeof given === 'string' && given.length > 0 ? given : v.default;
     if (value === undefined) {
-      throw badConfig(key, `replication_config.${key} is required to build the ${def.name} base URL (${v.description}).`);
+      throw badConfig(
+        key,
+        `replication_config.${key} is required to build the ${def.name} base URL (${v.description}).`,
+      );
     }
     if (v.pattern !== undefined && !new RegExp(v.pattern, 'u').test(value)) {
       throw badConfig(key, `replication_config.${key} must match ${v.pattern}.`);
@@ -43,7 +46,13 @@ function toBase(raw: string, guarded: boolean, what: string): BaseUrl {
     throw badConfig(null, `${what} is not a valid URL.`);
   }
   // Credentials, queries or fragments in a base URL would leak into every request or confuse path joining.
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+  ) {
     throw badConfig(null, `${what} must be a plain http(s) URL without credentials, query or fragment.`);
   }
   return { href: url.href.replace(/\/+$/, ''), origin: url.origin, guarded };
@@ -83,7 +92,7 @@ export function buildRequest(
   const query: Array<[string, string]> = Object.entries(req.query ?? {});
   // Declared order, not the client's order, so the same call always produces the same URL.
   for (const [name, param] of Object.entries(declared)) {
-    const value = params[name];
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (value === undefined || value === null) continue;
     const key = param.api_name ?? name;
     switch (placementOf(name, param, req)) {
@@ -91,7 +100,8 @@ export function buildRequest(
         pathValues[name] = scalar(value);
         break;
       case 'query':
-        if (Array.isArray(value) && param.style === 'repeat') for (const v of value) query.push([key, scalar(v)]);
+        if (Array.isArray(value) && param.style === 'repeat')
+          for (const v of value) query.push([key, scalar(v)]);
         else query.push([key, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
         break;
       case 'header':
@@ -146,13 +156,19 @@ export function applyAuth(
     try {
       out = render(template, credentials.values);
     } catch {
-      throw new DomainError('INVALID_CREDENTIALS', `The connector's credentials for '${option.title}' are incomplete; update them.`);
+      throw new DomainError(
+        'INVALID_CREDENTIALS',
+        `The connector's credentials for '${option.title}' are incomplete; update them.`,
+      );
     }
     return out;
   };
   const header = (name: string, value: string) => {
     if (UNSAFE_HEADER.test(value)) {
-      throw new DomainError('INVALID_CREDENTIALS', `A credential of '${option.title}' contains control characters, which can't be sent in an HTTP header.`);
+      throw new DomainError(
+        'INVALID_CREDENTIALS',
+        `A credential of '${option.title}' contains control characters, which can't be sent in an HTTP header.`,
+      );
     }
     headers[name] = value;
   };
@@ -165,7 +181,10 @@ export function applyAuth(
       header(auth.name.toLowerCase(), fill(auth.value));
       return undefined;
     case 'basic':
-      header('authorization', `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`);
+      header(
+        'authorization',
+        `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`,
+      );
       return undefined;
     case 'query':
       url.searchParams.set(auth.name, fill(auth.value));

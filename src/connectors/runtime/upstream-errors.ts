@@ -29,7 +29,11 @@ const CODES: Record<ErrorKind, ErrorCode> = {
 };
 
 /** The error kind of a response, or null for a success. */
-export function classifyResponse(res: UpstreamResponse, body: unknown, errors?: ErrorsDefinition): ErrorKind | null {
+export function classifyResponse(
+  res: UpstreamResponse,
+  body: unknown,
+  errors?: ErrorsDefinition,
+): ErrorKind | null {
   const rule = errors?.rules?.find((r) => ruleMatches(r, res, body));
   if (rule) return rule.error;
   const s = res.status;
@@ -43,7 +47,12 @@ export function classifyResponse(res: UpstreamResponse, body: unknown, errors?: 
   return 'error';
 }
 
-export function upstreamError(kind: ErrorKind, res: UpstreamResponse, body: unknown, ctx: ErrorContext): DomainError {
+export function upstreamError(
+  kind: ErrorKind,
+  res: UpstreamResponse,
+  body: unknown,
+  ctx: ErrorContext,
+): DomainError {
   const exposed = exposeBody(body, ctx.def.errors?.expose_body_keys ?? [], ctx.secrets);
   const extra = { upstream: { status: res.status, body: exposed } };
   const who = ctx.def.name;
@@ -58,9 +67,14 @@ export function upstreamError(kind: ErrorKind, res: UpstreamResponse, body: unkn
     invalid_params: `${who} rejected the params of ${op} (HTTP ${res.status})${said}.`,
     error: `${who} answered ${op} with HTTP ${res.status}${said}.`,
   };
-  const retryAfter = kind === 'rate_limited' ? retryAfterSeconds(res, ctx.def.errors, ctx.now ?? Date.now) : undefined;
-  const message = retryAfter === undefined ? messages[kind] : `${messages[kind]} Retry after ${retryAfter} s.`;
-  return new DomainError(CODES[kind], message, { extra, ...(retryAfter === undefined ? {} : { retryAfter }) });
+  const retryAfter =
+    kind === 'rate_limited' ? retryAfterSeconds(res, ctx.def.errors, ctx.now ?? Date.now) : undefined;
+  const message =
+    retryAfter === undefined ? messages[kind] : `${messages[kind]} Retry after ${retryAfter} s.`;
+  return new DomainError(CODES[kind], message, {
+    extra,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  });
 }
 
 function ruleMatches(rule: ErrorRule, res: UpstreamResponse, body: unknown): boolean {
@@ -74,7 +88,11 @@ function ruleMatches(rule: ErrorRule, res: UpstreamResponse, body: unknown): boo
 function valueMatches(value: unknown, m: { equals?: unknown; contains?: string }): boolean {
   if (value === undefined) return false;
   // Headers are strings on the wire, so `equals: 0` in YAML must still match the header "0".
-  if (m.equals !== undefined && value !== m.equals && !(typeof value === 'string' && value === String(m.equals))) {
+  if (
+    m.equals !== undefined &&
+    value !== m.equals &&
+    !(typeof value === 'string' && value === String(m.equals))
+  ) {
     return false;
   }
   if (m.contains !== undefined) {
@@ -84,8 +102,15 @@ function valueMatches(value: unknown, m: { equals?: unknown; contains?: string }
 }
 
 /** Seconds to wait: standard Retry-After first, then the definition's headers, then its default. */
-export function retryAfterSeconds(res: UpstreamResponse, errors: ErrorsDefinition | undefined, now: () => number) {
-  const sources = [{ name: 'retry-after', format: 'retry-after' as const }, ...(errors?.retry_after_headers ?? [])];
+export function retryAfterSeconds(
+  res: UpstreamResponse,
+  errors: ErrorsDefinition | undefined,
+  now: () => number,
+) {
+  const sources = [
+    { name: 'retry-after', format: 'retry-after' as const },
+    ...(errors?.retry_after_headers ?? []),
+  ];
   for (const { name, format } of sources) {
     const raw = res.headers[name.toLowerCase()]?.trim();
     if (!raw) continue;

@@ -26,10 +26,12 @@ export async function createApplication(
   }
   return store.transaction(async (tx) => {
     for (const orgId of input.organizationIds) {
-      if (!(await tx.organizations.get(orgId))) throw new DomainError('NOT_FOUND', `Organization ${orgId} not found.`);
+      if (!(await tx.organizations.get(orgId)))
+        throw new DomainError('NOT_FOUND', `Organization ${orgId} not found.`);
     }
     const accountId = input.accountId ?? randomUUID();
-    if (!input.accountId) await tx.accounts.create({ id: accountId, name: input.name, created_at: input.now });
+    if (!input.accountId)
+      await tx.accounts.create({ id: accountId, name: input.name, created_at: input.now });
     for (const orgId of input.organizationIds) await tx.accounts.addMembership(accountId, orgId, input.now);
     const clientId = newClientId();
     const clientSecret = newClientSecret();
@@ -54,12 +56,18 @@ export async function createApplication(
 }
 
 /** Adds an existing account (by one of its applications' client_id) to another organization. */
-export async function addAccountToOrganization(store: Store, input: { clientId: string; organizationId: string; now: string }) {
+export async function addAccountToOrganization(
+  store: Store,
+  input: { clientId: string; organizationId: string; now: string },
+) {
   const app = await store.applications.findByClientIdForLogin(input.clientId);
   if (!app) throw new DomainError('NOT_FOUND', `No active application with client_id ${input.clientId}.`);
   if (!(await store.organizations.get(input.organizationId))) {
     throw new DomainError('NOT_FOUND', `Organization ${input.organizationId} not found.`);
   }
   await store.accounts.addMembership(app.account_id, input.organizationId, input.now);
-  return { account_id: app.account_id, organization_ids: await store.accounts.organizationIds(app.account_id) };
+  return {
+    account_id: app.account_id,
+    organization_ids: await store.accounts.organizationIds(app.account_id),
+  };
 }

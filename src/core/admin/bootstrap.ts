@@ -27,7 +27,10 @@ export async function bootstrapIfEmpty(
   now: string,
 ): Promise<BootstrapCredentials | null> {
   if ((await store.organizations.list()).length > 0) return null;
-  const { organization, defaultWorkspace } = await createOrganization(store, { name: 'Default organization', now });
+  const { organization, defaultWorkspace } = await createOrganization(store, {
+    name: 'Default organization',
+    now,
+  });
   const app = await createApplication(store, pepper, {
     name: 'bootstrap',
     organizationIds: [organization.id],

@@ -3,8 +3,9 @@ import type { ResolvedCredentials } from '../../connectors/credentials.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
+import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
+import { connectorNotFound, definitionOf } from './lookup.ts';
 
 export interface ExecuteInput {
   entity: string;
@@ -16,7 +17,10 @@ export interface ExecuteInput {
 
 export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: string, input: ExecuteInput) {
   const started = performance.now();
-  const connector = await loadConnector(deps, ctx, id);
+  const found = await deps.store.connectors.getWithCredentials(ctx.organizationId, id);
+  if (!found) throw connectorNotFound(id);
+  const { connector, credentials: stored } = found;
+  assertWorkspaceAccess(ctx, connector.workspace_id);
   if (connector.workspace_status !== 'active') {
     throw new DomainError(
       'WORKSPACE_INACTIVE',
@@ -28,8 +32,6 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
   // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
   deps.runtime.validate(def, input.entity, input.action, params);
 
-  const stored = await deps.store.connectors.getCredentials(ctx.organizationId, id);
-  if (!stored) throw connectorNotFound(id);
   const credentials = JSON.parse(
     deps.vault.decrypt(stored, connectorAad(ctx.organizationId, id)),
   ) as ResolvedCredentials;

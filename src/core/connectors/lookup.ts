@@ -4,7 +4,8 @@ import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
 
-export const connectorNotFound = (id: string) => new DomainError('CONNECTOR_NOT_FOUND', `Connector ${id} not found.`);
+export const connectorNotFound = (id: string) =>
+  new DomainError('CONNECTOR_NOT_FOUND', `Connector ${id} not found.`);
 
 /** Loads a connector of the caller's organization (404 otherwise) and enforces a scoped token's workspace. */
 export async function loadConnector(
@@ -36,13 +37,23 @@ export function resolveDefinition(
 ): ConnectorDefinition {
   if (input.definition_id) {
     const def = deps.registry.byId(input.definition_id);
-    if (!def) throw new DomainError('DEFINITION_NOT_FOUND', `Connector definition ${input.definition_id} not found.`);
+    if (!def)
+      throw new DomainError('DEFINITION_NOT_FOUND', `Connector definition ${input.definition_id} not found.`);
     if (input.connector_type && deps.registry.bySlug(input.connector_type)?.id !== def.id) {
-      throw new DomainError('VALIDATION_ERROR', 'definition_id and connector_type name different connector types.', {
-        errors: [
-          { field: 'connector_type', message: 'does not match definition_id', error_code: 'mismatch', details: null },
-        ],
-      });
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        'definition_id and connector_type name different connector types.',
+        {
+          errors: [
+            {
+              field: 'connector_type',
+              message: 'does not match definition_id',
+              error_code: 'mismatch',
+              details: null,
+            },
+          ],
+        },
+      );
     }
     return def;
   }
@@ -62,7 +73,12 @@ export function resolveDefinition(
   }
   throw new DomainError('VALIDATION_ERROR', 'One of definition_id or connector_type must be provided.', {
     errors: [
-      { field: 'definition_id', message: 'definition_id or connector_type is required', error_code: 'missing', details: null },
+      {
+        field: 'definition_id',
+        message: 'definition_id or connector_type is required',
+        error_code: 'missing',
+        details: null,
+      },
     ],
   });
 }

@@ -21,10 +21,15 @@ export async function listConnectors(
   let workspaceId = input.workspace_id;
   if (input.workspace_name !== undefined) {
     const ws = await deps.store.workspaces.getByName(ctx.organizationId, input.workspace_name);
+    // A scoped token learns nothing about other workspaces, not even whether a name exists.
+    if (ctx.workspaceId !== undefined && ws?.id !== ctx.workspaceId) assertWorkspaceAccess(ctx, '');
     if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND', `Workspace '${input.workspace_name}' not found.`);
     if (workspaceId !== undefined && workspaceId !== ws.id) return [];
     workspaceId = ws.id;
-  } else if (workspaceId !== undefined && !(await deps.store.workspaces.get(ctx.organizationId, workspaceId))) {
+  } else if (
+    workspaceId !== undefined &&
+    !(await deps.store.workspaces.get(ctx.organizationId, workspaceId))
+  ) {
     throw new DomainError('WORKSPACE_NOT_FOUND', `Workspace ${workspaceId} not found.`);
   }
   if (workspaceId !== undefined) assertWorkspaceAccess(ctx, workspaceId);

@@ -10,15 +10,22 @@ export async function authenticate(
   authorization: string | undefined,
 ): Promise<RequestContext> {
   if (!authorization) {
-    throw new DomainError('UNAUTHENTICATED', 'Missing Authorization header; send "Authorization: Bearer <token>".');
+    throw new DomainError(
+      'UNAUTHENTICATED',
+      'Missing Authorization header; send "Authorization: Bearer <token>".',
+    );
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) {
     throw new DomainError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>".');
   }
   const claims = await deps.tokens.verify(match[1]);
-  const active = await deps.store.applications.isActiveInOrganization(claims.applicationId, claims.organizationId);
-  if (!active) throw new DomainError('UNAUTHENTICATED', 'The application behind this token has been revoked.');
+  const active = await deps.store.applications.isActiveInOrganization(
+    claims.applicationId,
+    claims.organizationId,
+  );
+  if (!active)
+    throw new DomainError('UNAUTHENTICATED', 'The application behind this token has been revoked.');
   return {
     organizationId: claims.organizationId,
     applicationId: claims.applicationId,

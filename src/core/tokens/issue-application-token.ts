@@ -16,7 +16,8 @@ export interface ApplicationTokenResult {
   organization_id: string;
 }
 
-const badCredentials = () => new DomainError('INVALID_CLIENT_CREDENTIALS', 'Invalid client_id or client_secret.');
+const badCredentials = () =>
+  new DomainError('INVALID_CLIENT_CREDENTIALS', 'Invalid client_id or client_secret.');
 
 export async function issueApplicationToken(
   deps: Pick<CoreDeps, 'store' | 'tokens' | 'secrets'>,
@@ -36,7 +37,10 @@ export async function issueApplicationToken(
   let organizationId: string;
   if (input.organizationId !== undefined) {
     if (!orgIds.includes(input.organizationId)) {
-      throw new DomainError('NOT_FOUND', `Organization ${input.organizationId} not found for this application.`);
+      throw new DomainError(
+        'NOT_FOUND',
+        `Organization ${input.organizationId} not found for this application.`,
+      );
     }
     organizationId = input.organizationId;
   } else if (orgIds.length === 1) {
@@ -65,5 +69,10 @@ export async function issueApplicationToken(
     applicationId: app.id,
     organizationId,
   });
-  return { access_token: token, token_type: 'bearer', expires_in: expiresIn, organization_id: organizationId };
+  return {
+    access_token: token,
+    token_type: 'bearer',
+    expires_in: expiresIn,
+    organization_id: organizationId,
+  };
 }

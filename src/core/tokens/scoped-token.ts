@@ -10,7 +10,12 @@ export async function issueScopedToken(
   input: { workspace_name: string },
 ): Promise<{ token: string }> {
   requireApplicationToken(ctx);
-  const { workspace } = await ensureWorkspace(deps.store, ctx.organizationId, input.workspace_name, isoNow(deps));
+  const { workspace } = await ensureWorkspace(
+    deps.store,
+    ctx.organizationId,
+    input.workspace_name,
+    isoNow(deps),
+  );
   const { token } = await deps.tokens.issue({
     kind: 'scoped',
     applicationId: ctx.applicationId,
@@ -22,9 +27,13 @@ export async function issueScopedToken(
 
 export async function scopedTokenInfo(deps: Pick<CoreDeps, 'store'>, ctx: RequestContext) {
   if (ctx.kind !== 'scoped' || !ctx.workspaceId) {
-    throw new DomainError('FORBIDDEN', 'This endpoint describes a scoped token; the token sent is an application token.');
+    throw new DomainError(
+      'FORBIDDEN',
+      'This endpoint describes a scoped token; the token sent is an application token.',
+    );
   }
   const workspace = await deps.store.workspaces.get(ctx.organizationId, ctx.workspaceId);
-  if (!workspace) throw new DomainError('WORKSPACE_NOT_FOUND', 'The workspace of this token no longer exists.');
+  if (!workspace)
+    throw new DomainError('WORKSPACE_NOT_FOUND', 'The workspace of this token no longer exists.');
   return { organization_id: ctx.organizationId, workspace_id: workspace.id, workspace_name: workspace.name };
 }

@@ -5,7 +5,11 @@ import { DEFAULT_WORKSPACE } from './ensure.ts';
 import { workspaceNotFound } from './get.ts';
 
 /** Removes the workspace with its connectors and their encrypted credentials, in one transaction. */
-export async function deleteWorkspace(deps: Pick<CoreDeps, 'store' | 'now'>, ctx: RequestContext, id: string) {
+export async function deleteWorkspace(
+  deps: Pick<CoreDeps, 'store' | 'now'>,
+  ctx: RequestContext,
+  id: string,
+) {
   requireApplicationToken(ctx);
   return deps.store.transaction(async (tx) => {
     const ws = await tx.workspaces.get(ctx.organizationId, id);

@@ -7,7 +7,11 @@ export const workspaceNotFound = (what: string) =>
   new DomainError('WORKSPACE_NOT_FOUND', `Workspace ${what} not found.`);
 
 /** An id of another organization reads as "not found", never "forbidden": existence does not leak. */
-export async function getWorkspace(deps: Pick<CoreDeps, 'store'>, ctx: RequestContext, id: string): Promise<Workspace> {
+export async function getWorkspace(
+  deps: Pick<CoreDeps, 'store'>,
+  ctx: RequestContext,
+  id: string,
+): Promise<Workspace> {
   const ws = await deps.store.workspaces.get(ctx.organizationId, id);
   if (!ws) throw workspaceNotFound(id);
   assertWorkspaceAccess(ctx, ws.id);

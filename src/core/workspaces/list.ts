@@ -1,4 +1,5 @@
-import type { Workspace, WorkspaceStatus } from '../../store/port.ts';
+import { signValue, verifyValue } from '../../security/signed.ts';
+import type { WorkspaceStatus } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { requireApplicationToken } from '../context.ts';
 import { invalidField } from '../errors.ts';
@@ -10,40 +11,41 @@ export interface ListWorkspacesInput {
   cursor?: string;
 }
 
-function encodeCursor(ws: Workspace): string {
-  return Buffer.from(JSON.stringify({ n: ws.name, i: ws.id }), 'utf8').toString('base64url');
-}
+const CURSOR_PURPOSE = 'workspaces.list';
 
-function decodeCursor(cursor: string): { name: string; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as { n?: unknown }).n === 'string' &&
-      typeof (value as { i?: unknown }).i === 'string'
-    ) {
-      return { name: (value as { n: string }).n, id: (value as { i: string }).i };
-    }
-  } catch {
-    // fall through to the 422 below
+function decodeCursor(key: Uint8Array, organizationId: string, cursor: string): { name: string; id: string } {
+  const value = verifyValue(key, CURSOR_PURPOSE, cursor) as
+    | { o?: unknown; n?: unknown; i?: unknown }
+    | undefined;
+  if (value && value.o === organizationId && typeof value.n === 'string' && typeof value.i === 'string') {
+    return { name: value.n, id: value.i };
   }
   throw invalidField('INVALID_CURSOR', 'cursor', 'The cursor is not one this endpoint returned.');
 }
 
 /** Keyset pagination on (name, id): stable while workspaces are added or removed between pages. */
-export async function listWorkspaces(deps: Pick<CoreDeps, 'store'>, ctx: RequestContext, input: ListWorkspacesInput) {
+export async function listWorkspaces(
+  deps: Pick<CoreDeps, 'store' | 'secrets'>,
+  ctx: RequestContext,
+  input: ListWorkspacesInput,
+) {
   requireApplicationToken(ctx);
   const limit = input.limit ?? 20;
   const rows = await deps.store.workspaces.list(ctx.organizationId, {
     ...(input.name_contains ? { nameContains: input.name_contains } : {}),
     ...(input.status ? { status: input.status } : {}),
     limit: limit + 1,
-    ...(input.cursor ? { after: decodeCursor(input.cursor) } : {}),
+    ...(input.cursor
+      ? { after: decodeCursor(deps.secrets.cursorKey, ctx.organizationId, input.cursor) }
+      : {}),
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  const nextCursor =
+    rows.length > limit && last
+      ? signValue(deps.secrets.cursorKey, CURSOR_PURPOSE, { o: ctx.organizationId, n: last.name, i: last.id })
+      : null;
+  return { data: page, nextCursor };
 }
 
 export async function workspaceStats(deps: Pick<CoreDeps, 'store'>, ctx: RequestContext) {

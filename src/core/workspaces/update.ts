@@ -24,7 +24,10 @@ export async function updateWorkspace(
     const name = input.name ?? undefined;
     if (name !== undefined && name !== current.name) {
       if (current.name === DEFAULT_WORKSPACE) {
-        throw new DomainError('CONFLICT', `The '${DEFAULT_WORKSPACE}' workspace cannot be renamed; clients fall back to it.`);
+        throw new DomainError(
+          'CONFLICT',
+          `The '${DEFAULT_WORKSPACE}' workspace cannot be renamed; clients fall back to it.`,
+        );
       }
       if (await tx.workspaces.getByName(ctx.organizationId, name)) {
         throw new DomainError('CONFLICT', `A workspace named '${name}' already exists.`);

@@ -24,7 +24,27 @@ function openKysely(file: string): Kysely<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   if (file !== ':memory:') fs.chmodSync(file, 0o600);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/**
+ * Kysely prepares a fresh statement for every query; compiling SQL each time was a measurable share of a
+ * request. Statements are reusable (better-sqlite3 runs each to completion synchronously), so keep them by text.
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        // The query texts are a small fixed set; the bound guards against one built from user input.
+        if (cache.size < 1000) cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 export async function migrateSqlite(db: Kysely<Database>): Promise<string[]> {
@@ -34,7 +54,9 @@ export async function migrateSqlite(db: Kysely<Database>): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-export async function openSqliteStore(options: SqliteStoreOptions): Promise<{ store: Store; applied: string[] }> {
+export async function openSqliteStore(
+  options: SqliteStoreOptions,
+): Promise<{ store: Store; applied: string[] }> {
   const db = openKysely(options.file);
   try {
     const applied = options.migrate === false ? [] : await migrateSqlite(db);

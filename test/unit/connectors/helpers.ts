@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseDefinition } from '../../../src/connectors/load.ts';
-import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import { ConnectorRuntime, type RuntimeOptions } from '../../../src/connectors/runtime/executor.ts';
+import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 
 export interface SeenRequest {
   method: string;
@@ -44,7 +44,12 @@ export async function startServer(handler: Handler) {
   };
 }
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -52,7 +57,12 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 export const CURSOR_KEY = new Uint8Array(32).fill(7);
 
 export function runtime(overrides: Record<string, string>, extra: Partial<RuntimeOptions> = {}) {
-  return new ConnectorRuntime({ cursorKey: CURSOR_KEY, upstreamOverrides: overrides, timeoutMs: 2000, ...extra });
+  return new ConnectorRuntime({
+    cursorKey: CURSOR_KEY,
+    upstreamOverrides: overrides,
+    timeoutMs: 2000,
+    ...extra,
+  });
 }
 
 /**

@@ -24,8 +24,9 @@ function dirWith(files: Record<string, string>): string {
   return dir;
 }
 
-/** github.yaml with one change applied to its parsed document. */
-function githubWith(change: (doc: Record<string, any>) => void): string {
+/** github.yaml with one change applied to its parsed document (loosely typed: tests break it on purpose). */
+// biome-ignore lint/suspicious/noExplicitAny: the document is edited into invalid shapes
+function githubWith(change: (doc: any) => void): string {
   const doc = parse(GITHUB_YAML);
   change(doc);
   return stringify(doc);
@@ -60,7 +61,10 @@ describe('DefinitionRegistry', () => {
     const text = githubWith((doc) => {
       doc.entities[2].actions.list.request.path = 42;
     });
-    assert.match(loadError({ 'github.yaml': text }), /^github\.yaml: \/entities\/2\/actions\/list\/request\/path: must be string$/m);
+    assert.match(
+      loadError({ 'github.yaml': text }),
+      /^github\.yaml: \/entities\/2\/actions\/list\/request\/path: must be string$/m,
+    );
   });
 
   it('reports the error of the pagination style the author chose, not of every other style', () => {
@@ -78,6 +82,18 @@ describe('DefinitionRegistry', () => {
       loadError({ 'github.yaml': unknownType }),
       /\/entities\/1\/actions\/list\/pagination\/type: must be one of "none", "link_header", "next_url"/,
     );
+  });
+
+  it('reports several errors at once, including inside auth and enum unions', () => {
+    const text = githubWith((doc) => {
+      doc.entities[0].actions.get.params.owner.type = 'strng';
+      doc.credential_options[1].auth = { type: 'basic', username: '{access_token}' };
+      doc.errors.rules[0].error = 'limited';
+    });
+    const msg = loadError({ 'github.yaml': text });
+    assert.match(msg, /github\.yaml: \/credential_options\/1\/auth\/password: required property is missing/);
+    assert.match(msg, /\/errors\/rules\/0\/error: must be one of "auth_failed", "forbidden"/);
+    assert.match(msg, /\/entities\/0\/actions\/get\/params\/owner\/type: must be one of "string", "integer"/);
   });
 
   it('reports unknown and missing properties by name', () => {
@@ -112,14 +128,22 @@ describe('DefinitionRegistry', () => {
 
   it('rejects duplicate ids and slugs across files, naming both files', () => {
     const acmeAsGithub = ACME_YAML.replace(/^id: .*$/m, 'id: ef69ef6e-aa7f-4af1-a01d-ef775033524e');
-    assert.match(loadError({ 'acme.yaml': acmeAsGithub, 'github.yaml': GITHUB_YAML }), /github\.yaml: duplicate id .*acme\.yaml/);
+    assert.match(
+      loadError({ 'acme.yaml': acmeAsGithub, 'github.yaml': GITHUB_YAML }),
+      /github\.yaml: duplicate id .*acme\.yaml/,
+    );
     const acmeSlug = ACME_YAML.replace(/^slug: acme$/m, 'slug: github');
-    assert.match(loadError({ 'acme.yaml': acmeSlug, 'github.yaml': GITHUB_YAML }), /duplicate slug 'github'.*acme\.yaml/);
+    assert.match(
+      loadError({ 'acme.yaml': acmeSlug, 'github.yaml': GITHUB_YAML }),
+      /duplicate slug 'github'.*acme\.yaml/,
+    );
   });
 
   it('names the file on a YAML syntax error and ignores non-yaml files', () => {
     assert.match(loadError({ 'broken.yaml': 'id: [unclosed' }), /^broken\.yaml: YAML syntax error/);
-    const reg = DefinitionRegistry.loadFromDir(dirWith({ 'acme.yaml': ACME_YAML, 'README.md': '# not a definition' }));
+    const reg = DefinitionRegistry.loadFromDir(
+      dirWith({ 'acme.yaml': ACME_YAML, 'README.md': '# not a definition' }),
+    );
     assert.deepEqual(
       reg.all().map((d) => d.slug),
       ['acme'],

@@ -3,11 +3,11 @@ import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { issueScopedToken } from '../../../core/tokens/scoped-token.ts';
 import { ctxOf } from '../../auth.ts';
-import { ShortText, withErrors } from '../../schemas.ts';
+import { Name, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
   {
-    workspace_name: ShortText(200),
+    workspace_name: Name(200),
     region_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
   },
   { additionalProperties: false },
@@ -24,6 +24,7 @@ export function register(app: App, deps: CoreDeps) {
         response: withErrors({ 200: Type.Object({ token: Type.String() }) }),
       },
     },
-    async (request) => issueScopedToken(deps, ctxOf(request), { workspace_name: request.body.workspace_name }),
+    async (request) =>
+      issueScopedToken(deps, ctxOf(request), { workspace_name: request.body.workspace_name }),
   );
 }

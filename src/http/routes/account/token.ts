@@ -5,7 +5,10 @@ import { issueApplicationToken } from '../../../core/tokens/issue-application-to
 import { withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
-  { client_id: Type.String({ minLength: 1, maxLength: 200 }), client_secret: Type.String({ minLength: 1, maxLength: 200 }) },
+  {
+    client_id: Type.String({ minLength: 1, maxLength: 200 }),
+    client_secret: Type.String({ minLength: 1, maxLength: 200 }),
+  },
   { additionalProperties: false },
 );
 const Headers = Type.Object({ 'x-organization-id': Type.Optional(Type.String({ format: 'uuid' })) });
@@ -34,7 +37,9 @@ export function register(app: App, deps: CoreDeps) {
       issueApplicationToken(deps, {
         client_id: request.body.client_id,
         client_secret: request.body.client_secret,
-        ...(request.headers['x-organization-id'] ? { organizationId: request.headers['x-organization-id'] } : {}),
+        ...(request.headers['x-organization-id']
+          ? { organizationId: request.headers['x-organization-id'] }
+          : {}),
       }),
   );
 }

@@ -1,16 +1,16 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import type { CoreDeps } from '../../../core/context.ts';
 import { createConnector } from '../../../core/connectors/create.ts';
+import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, ShortText, withErrors, JsonObject } from '../../schemas.ts';
+import { ConnectorSchema, JsonObject, Name, ShortText, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
   {
-    workspace_name: Type.Optional(ShortText(200)),
-    customer_name: Type.Optional(ShortText(200)),
-    external_user_id: Type.Optional(ShortText(200)),
+    workspace_name: Type.Optional(Name(200)),
+    customer_name: Type.Optional(Name(200)),
+    external_user_id: Type.Optional(Name(200)),
     definition_id: Type.Optional(Type.String({ format: 'uuid' })),
     connector_type: Type.Optional(ShortText(100)),
     name: Type.Optional(ShortText(200)),

@@ -1,6 +1,6 @@
 import type { App } from '../../../app.ts';
-import type { CoreDeps } from '../../../core/context.ts';
 import { deleteConnector } from '../../../core/connectors/delete.ts';
+import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { DeletedSchema, IdParams, withErrors } from '../../schemas.ts';
 

@@ -1,11 +1,14 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import type { CoreDeps } from '../../../core/context.ts';
 import { executeConnector } from '../../../core/connectors/execute.ts';
+import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
-import { IdParams, withErrors, JsonObject } from '../../schemas.ts';
+import { IdParams, JsonObject, withErrors } from '../../schemas.ts';
 
-const FieldPaths = Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 200 }), Type.Null()]);
+const FieldPaths = Type.Union([
+  Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 200 }),
+  Type.Null(),
+]);
 const Body = Type.Object(
   {
     entity: Type.String({ maxLength: 100 }),
@@ -25,7 +28,10 @@ const Reply = Type.Object({
     { has_next_page: Type.Boolean(), end_cursor: Type.Union([Type.String(), Type.Null()]) },
     { additionalProperties: true },
   ),
-  execution_metadata: Type.Object({ connector_instance_id: Type.String(), execution_time_ms: Type.Integer() }),
+  execution_metadata: Type.Object({
+    connector_instance_id: Type.String(),
+    execution_time_ms: Type.Integer(),
+  }),
 });
 
 export function register(app: App, deps: CoreDeps) {
@@ -34,7 +40,8 @@ export function register(app: App, deps: CoreDeps) {
     {
       schema: {
         tags: ['Execute'],
-        summary: 'Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor',
+        summary:
+          'Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor',
         params: IdParams,
         body: Body,
         response: withErrors({ 200: Reply }, [424, 429, 502, 504]),

@@ -1,17 +1,17 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import type { CoreDeps } from '../../../core/context.ts';
 import { listConnectors } from '../../../core/connectors/read.ts';
+import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, ShortText, withErrors } from '../../schemas.ts';
+import { ConnectorSchema, Name, withErrors } from '../../schemas.ts';
 
 const Query = Type.Object(
   {
     workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
-    workspace_name: Type.Optional(ShortText(200)),
-    customer_name: Type.Optional(ShortText(200)),
-    external_user_id: Type.Optional(ShortText(200)),
+    workspace_name: Type.Optional(Name(200)),
+    customer_name: Type.Optional(Name(200)),
+    external_user_id: Type.Optional(Name(200)),
     definition_id: Type.Optional(Type.String({ format: 'uuid' })),
   },
   { additionalProperties: false },

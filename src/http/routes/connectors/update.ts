@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import type { CoreDeps } from '../../../core/context.ts';
 import { updateConnector } from '../../../core/connectors/update.ts';
+import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, IdParams, ShortText, withErrors, JsonObject } from '../../schemas.ts';
+import { ConnectorSchema, IdParams, JsonObject, ShortText, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
   {

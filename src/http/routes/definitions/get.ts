@@ -11,14 +11,16 @@ export function register(app: App, deps: CoreDeps) {
     {
       schema: {
         tags: ['Catalog'],
-        summary: 'Everything needed to use a connector type: credential options, replication_config, entities',
+        summary:
+          'Everything needed to use a connector type: credential options, replication_config, entities',
         params: IdParams,
         response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }),
       },
     },
     async (request) => {
       const def = deps.registry.byId(request.params.id);
-      if (!def) throw new DomainError('DEFINITION_NOT_FOUND', `Connector definition ${request.params.id} not found.`);
+      if (!def)
+        throw new DomainError('DEFINITION_NOT_FOUND', `Connector definition ${request.params.id} not found.`);
       return catalogDetail(def);
     },
   );

@@ -6,7 +6,12 @@ export function register(app: App, deps: AppDeps) {
     '/healthz',
     {
       config: { auth: false },
-      schema: { tags: ['Ops'], summary: 'Liveness', security: [], response: { 200: Type.Object({ status: Type.String() }) } },
+      schema: {
+        tags: ['Ops'],
+        summary: 'Liveness',
+        security: [],
+        response: { 200: Type.Object({ status: Type.String() }) },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -18,7 +23,10 @@ export function register(app: App, deps: AppDeps) {
         tags: ['Ops'],
         summary: 'Readiness: the store answers',
         security: [],
-        response: { 200: Type.Object({ status: Type.String() }), 503: Type.Object({ status: Type.String() }) },
+        response: {
+          200: Type.Object({ status: Type.String() }),
+          503: Type.Object({ status: Type.String() }),
+        },
       },
     },
     async (_request, reply) => {
@@ -30,9 +38,7 @@ export function register(app: App, deps: AppDeps) {
       }
     },
   );
-  app.get(
-    '/api/v1/openapi.json',
-    { config: { auth: false }, schema: { hide: true } },
-    async () => app.swagger(),
+  app.get('/api/v1/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () =>
+    app.swagger(),
   );
 }

@@ -4,7 +4,7 @@ import type { CoreDeps } from '../../../core/context.ts';
 import { getWorkspace } from '../../../core/workspaces/get.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentWorkspace } from '../../presenters.ts';
-import { Uuid, withErrors, WorkspaceSchema } from '../../schemas.ts';
+import { Uuid, WorkspaceSchema, withErrors } from '../../schemas.ts';
 
 export const WorkspaceParams = Type.Object({ workspace_id: Uuid }, { additionalProperties: false });
 
@@ -19,6 +19,7 @@ export function register(app: App, deps: CoreDeps) {
         response: withErrors({ 200: WorkspaceSchema }),
       },
     },
-    async (request) => presentWorkspace(await getWorkspace(deps, ctxOf(request), request.params.workspace_id)),
+    async (request) =>
+      presentWorkspace(await getWorkspace(deps, ctxOf(request), request.params.workspace_id)),
   );
 }

@@ -4,7 +4,7 @@ import type { CoreDeps } from '../../../core/context.ts';
 import { listWorkspaces } from '../../../core/workspaces/list.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentWorkspace } from '../../presenters.ts';
-import { withErrors, WorkspaceSchema } from '../../schemas.ts';
+import { WorkspaceSchema, withErrors } from '../../schemas.ts';
 
 const Query = Type.Object(
   {
@@ -25,7 +25,10 @@ export function register(app: App, deps: CoreDeps) {
         summary: 'List workspaces (keyset-paginated; `next` is the URL of the next page)',
         querystring: Query,
         response: withErrors({
-          200: Type.Object({ data: Type.Array(WorkspaceSchema), next: Type.Union([Type.String(), Type.Null()]) }),
+          200: Type.Object({
+            data: Type.Array(WorkspaceSchema),
+            next: Type.Union([Type.String(), Type.Null()]),
+          }),
         }),
       },
     },

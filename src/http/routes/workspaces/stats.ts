@@ -13,7 +13,11 @@ export function register(app: App, deps: CoreDeps) {
         tags: ['Workspaces'],
         summary: 'Count workspaces by status',
         response: withErrors({
-          200: Type.Object({ active_count: Type.Integer(), inactive_count: Type.Integer(), total_count: Type.Integer() }),
+          200: Type.Object({
+            active_count: Type.Integer(),
+            inactive_count: Type.Integer(),
+            total_count: Type.Integer(),
+          }),
         }),
       },
     },

@@ -4,12 +4,12 @@ import type { CoreDeps } from '../../../core/context.ts';
 import { updateWorkspace } from '../../../core/workspaces/update.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentWorkspace } from '../../presenters.ts';
-import { ShortText, withErrors, WorkspaceSchema } from '../../schemas.ts';
+import { Name, WorkspaceSchema, withErrors } from '../../schemas.ts';
 import { WorkspaceParams } from './get.ts';
 
 const Body = Type.Object(
   {
-    name: Type.Optional(Type.Union([ShortText(200), Type.Null()])),
+    name: Type.Optional(Type.Union([Name(200), Type.Null()])),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Null()])),
     cache_enabled: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   },
@@ -29,6 +29,8 @@ export function register(app: App, deps: CoreDeps) {
       },
     },
     async (request) =>
-      presentWorkspace(await updateWorkspace(deps, ctxOf(request), request.params.workspace_id, request.body)),
+      presentWorkspace(
+        await updateWorkspace(deps, ctxOf(request), request.params.workspace_id, request.body),
+      ),
   );
 }

@@ -19,7 +19,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('account_organizations')
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('organization_id', 'text', (c) =>
+      c.notNull().references('organizations.id').onDelete('cascade'),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('account_organizations_pk', ['account_id', 'organization_id'])
     .execute();
@@ -38,7 +40,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('workspaces')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('organization_id', 'text', (c) =>
+      c.notNull().references('organizations.id').onDelete('cascade'),
+    )
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('cache_enabled', 'integer')
@@ -50,7 +54,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('connectors')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('organization_id', 'text', (c) =>
+      c.notNull().references('organizations.id').onDelete('cascade'),
+    )
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
     .addColumn('definition_id', 'text', (c) => c.notNull())
     .addColumn('connector_type', 'text', (c) => c.notNull())

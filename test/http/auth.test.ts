@@ -1,0 +1,240 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt, SignJWT } from 'jose';
+import { createApplication } from '../../src/core/admin/applications.ts';
+import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
+import { assertError, type RouteInfo, registeredRoutes } from './assertions.ts';
+
+/** Every route that needs a bearer token, as routes/index.ts registers them. */
+const EXPECTED_AUTHENTICATED = [
+  'POST /api/v1/account/applications/scoped-token',
+  'GET /api/v1/account/applications/scoped-token/info',
+  'GET /api/v1/integrations/definitions/sources',
+  'GET /api/v1/integrations/definitions/sources/:id',
+  'POST /api/v1/integrations/connectors',
+  'GET /api/v1/integrations/connectors',
+  'GET /api/v1/integrations/connectors/:id',
+  'PUT /api/v1/integrations/connectors/:id',
+  'DELETE /api/v1/integrations/connectors/:id',
+  'POST /api/v1/integrations/connectors/:id/execute',
+  'GET /api/v1/workspaces',
+  'GET /api/v1/workspaces/stats',
+  'GET /api/v1/workspaces/:workspace_id',
+  'PUT /api/v1/workspaces/:workspace_id',
+  'DELETE /api/v1/workspaces/:workspace_id',
+].sort();
+
+const EXPECTED_PUBLIC = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /api/v1/openapi.json',
+  'POST /api/v1/account/applications/token',
+].sort();
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
+describe('authentication of every private route', () => {
+  let h: Harness;
+  let token: string;
+  let applicationId: string;
+  let authRoutes: RouteInfo[];
+
+  before(async () => {
+    h = await startHarness();
+    token = await h.token();
+    applicationId = String(decodeJwt(token).sub);
+    authRoutes = registeredRoutes(h.deps).filter((r) => r.auth);
+  });
+  after(() => h.close());
+
+  /** Calls a route with a concrete URL; write routes get an invalid body, so a 401 proves auth runs first. */
+  const call = (route: RouteInfo, headers: Record<string, string>): Promise<InjectResult> => {
+    const url = route.url.replace(/:[a-z_]+/g, randomUUID());
+    const write = route.method === 'POST' || route.method === 'PUT';
+    return h.inject({
+      method: route.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url,
+      headers,
+      ...(write ? { body: { not_a_field: true } } : {}),
+    });
+  };
+
+  const expect401Everywhere = async (headers: Record<string, string>, message?: RegExp) => {
+    assert.ok(authRoutes.length >= EXPECTED_AUTHENTICATED.length);
+    for (const route of authRoutes) {
+      const res = await call(route, headers);
+      try {
+        assertError(res, 401, 'UNAUTHENTICATED');
+        assert.deepEqual(Object.keys(res.json).sort(), ['code', 'errors', 'message', 'request_id']);
+        if (message) assert.match(res.json.message, message);
+      } catch (err) {
+        (err as Error).message = `${route.method} ${route.url}: ${(err as Error).message}`;
+        throw err;
+      }
+    }
+  };
+
+  test('the route table has exactly the expected private and public routes', () => {
+    const all = registeredRoutes(h.deps);
+    const key = (r: RouteInfo) => `${r.method} ${r.url}`;
+    assert.deepEqual(
+      all
+        .filter((r) => r.auth)
+        .map(key)
+        .sort(),
+      EXPECTED_AUTHENTICATED,
+    );
+    assert.deepEqual(
+      all
+        .filter((r) => !r.auth)
+        .map(key)
+        .sort(),
+      EXPECTED_PUBLIC,
+    );
+  });
+
+  test('a valid application token gets past authentication on every private route', async () => {
+    for (const route of authRoutes) {
+      const res = await call(route, { authorization: `Bearer ${token}` });
+      assert.notEqual(res.status, 401, `${route.method} ${route.url}: ${res.body}`);
+      assert.notEqual(res.status, 500, `${route.method} ${route.url}: ${res.body}`);
+    }
+  });
+
+  test('no Authorization header: 401 UNAUTHENTICATED with the error body and a matching request_id', async () => {
+    await expect401Everywhere({}, /Authorization/);
+  });
+
+  test('Basic credentials: 401', async () => {
+    await expect401Everywhere({ authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` });
+  });
+
+  test('the bare token without the Bearer scheme: 401', async () => {
+    await expect401Everywhere({ authorization: token });
+  });
+
+  test('a garbage bearer token: 401', async () => {
+    await expect401Everywhere({ authorization: 'Bearer not-a-jwt' });
+  });
+
+  test('a token whose org claim was changed (signature kept): 401', async () => {
+    const other = await h.otherOrg();
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(String(payload), 'base64url').toString('utf8'));
+    assert.equal(claims.org, h.boot.organization_id);
+    const tampered = `${header}.${b64url({ ...claims, org: other.organizationId })}.${signature}`;
+    await expect401Everywhere({ authorization: `Bearer ${tampered}` });
+  });
+
+  test('a token signed with another key: 401', async () => {
+    const forged = await new SignJWT({ org: h.boot.organization_id, typ: 'application' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('ces')
+      .setAudience('ces-api')
+      .setSubject(applicationId)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(randomBytes(32));
+    await expect401Everywhere({ authorization: `Bearer ${forged}` }, /invalid/i);
+  });
+
+  test('an alg:none token carrying valid claims: 401', async () => {
+    const claims = decodeJwt(token);
+    const unsigned = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+    await expect401Everywhere({ authorization: `Bearer ${unsigned}` });
+    // The same with the genuine signature left in place.
+    const withSig = `${b64url({ alg: 'none', typ: 'JWT' })}.${token.split('.')[1]}.${token.split('.')[2]}`;
+    await expect401Everywhere({ authorization: `Bearer ${withSig}` });
+  });
+
+  test('an expired token signed with the real key: 401 saying it expired', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ org: h.boot.organization_id, typ: 'application' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('ces')
+      .setAudience('ces-api')
+      .setSubject(applicationId)
+      .setIssuedAt(now - 3600)
+      .setExpirationTime(now - 60)
+      .sign(h.deps.secrets.jwtSigningKey);
+    await expect401Everywhere({ authorization: `Bearer ${expired}` }, /expired/i);
+  });
+
+  test('a real-key token for another audience or issuer: 401', async () => {
+    const sign = (iss: string, aud: string) =>
+      new SignJWT({ org: h.boot.organization_id, typ: 'application' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(iss)
+        .setAudience(aud)
+        .setSubject(applicationId)
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(h.deps.secrets.jwtSigningKey);
+    await expect401Everywhere({ authorization: `Bearer ${await sign('ces', 'someone-else')}` });
+    await expect401Everywhere({ authorization: `Bearer ${await sign('not-ces', 'ces-api')}` });
+  });
+
+  test('a real-key token naming an organization the application is not a member of: 401', async () => {
+    const other = await h.otherOrg();
+    const crossOrg = await new SignJWT({ org: other.organizationId, typ: 'application' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('ces')
+      .setAudience('ces-api')
+      .setSubject(applicationId)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(h.deps.secrets.jwtSigningKey);
+    await expect401Everywhere({ authorization: `Bearer ${crossOrg}` });
+  });
+
+  test('a token of a revoked application stops working at once: 401', async () => {
+    const created = await createApplication(h.deps.store, h.deps.secrets.clientSecretPepper, {
+      name: 'to-revoke',
+      organizationIds: [h.boot.organization_id],
+      now: new Date().toISOString(),
+    });
+    const res = await h.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      body: { client_id: created.client_id, client_secret: created.client_secret },
+    });
+    assert.equal(res.status, 200, res.body);
+    const doomed = res.json.access_token as string;
+    const works = await h.inject({ method: 'GET', url: '/api/v1/workspaces', token: doomed });
+    assert.equal(works.status, 200, works.body);
+
+    const revoked = await h.deps.store.applications.revoke(
+      h.boot.organization_id,
+      created.client_id,
+      new Date().toISOString(),
+    );
+    assert.equal(revoked, true);
+    await expect401Everywhere({ authorization: `Bearer ${doomed}` }, /revoked/i);
+    // Other applications of the organization are unaffected.
+    const still = await h.inject({ method: 'GET', url: '/api/v1/workspaces', token });
+    assert.equal(still.status, 200, still.body);
+  });
+
+  test('public routes answer without a token', async () => {
+    const health = await h.inject({ method: 'GET', url: '/healthz' });
+    assert.equal(health.status, 200, health.body);
+    assert.deepEqual(health.json, { status: 'ok' });
+
+    const ready = await h.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.status, 200, ready.body);
+    assert.deepEqual(ready.json, { status: 'ready' });
+
+    const doc = await h.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    assert.equal(doc.status, 200, doc.body);
+    assert.equal(doc.json.openapi, '3.1.0');
+
+    const tok = await h.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      body: { client_id: h.boot.client_id, client_secret: h.boot.client_secret },
+    });
+    assert.equal(tok.status, 200, tok.body);
+    assert.equal(typeof tok.json.access_token, 'string');
+  });
+});
