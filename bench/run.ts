@@ -62,6 +62,7 @@ async function load(opts: autocannon.Options) {
   const r = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts });
   return {
     rps: Math.round(r.requests.average),
+    mean_ms: +r.latency.average.toFixed(3),
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
@@ -167,28 +168,38 @@ async function main() {
   console.log('token endpoint', results.token_endpoint);
 
   const perPage = 30;
-  const direct = await load({
-    url: `${proxy.url}/repos/bench/big/issues?per_page=${perPage}`,
-    headers: { authorization: 'Bearer ghp_test_token_0001', accept: 'application/vnd.github+json' },
+  const executeBody = JSON.stringify({
+    entity: 'issues',
+    action: 'list',
+    params: { owner: 'bench', repo: 'big', per_page: perPage },
   });
-  const through = await load({
-    url: `${base}/api/v1/integrations/connectors/${created.id}/execute`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      entity: 'issues',
-      action: 'list',
-      params: { owner: 'bench', repo: 'big', per_page: perPage },
-    }),
-  });
-  results.execute_issues_list = {
-    per_page: perPage,
-    passthrough: direct,
-    ces: through,
-    throughput_ratio: +(through.rps / direct.rps).toFixed(3),
-    added_p50_ms: +(through.p50 - direct.p50).toFixed(2),
-  };
-  console.log('execute issues list', results.execute_issues_list);
+  // Under load (CPU shared by the fake, the server under test and the load generator on this 2-core machine)
+  // and with one connection, where the difference in p50 is the latency ces adds to a request.
+  for (const connections of [CONNECTIONS, 1]) {
+    const direct = await load({
+      connections,
+      url: `${proxy.url}/repos/bench/big/issues?per_page=${perPage}`,
+      headers: { authorization: 'Bearer ghp_test_token_0001', accept: 'application/vnd.github+json' },
+    });
+    const through = await load({
+      connections,
+      url: `${base}/api/v1/integrations/connectors/${created.id}/execute`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: executeBody,
+    });
+    const figure = {
+      per_page: perPage,
+      connections,
+      passthrough: direct,
+      ces: through,
+      throughput_ratio: +(through.rps / direct.rps).toFixed(3),
+      added_p50_ms: +(through.p50 - direct.p50).toFixed(2),
+      added_mean_ms: +(through.mean_ms - direct.mean_ms).toFixed(3),
+    };
+    results[`execute_issues_list_c${connections}`] = figure;
+    console.log('execute issues list', figure);
+  }
 
   fs.writeFileSync(path.join(ROOT, 'bench/results/issue-2.json'), `${JSON.stringify(results, null, 2)}\n`);
   await Promise.all(children.map(stop));
