@@ -24,6 +24,10 @@ export interface CatalogParam {
   maximum?: number;
   format?: string;
   items?: { type: string; enum?: unknown[] };
+  /** `object` params: their accepted members. */
+  properties?: Record<string, unknown>;
+  /** Params that can't be given together with this one. */
+  conflicts_with?: string[];
 }
 
 export interface CatalogAction {
@@ -140,6 +144,8 @@ function catalogParam(name: string, p: ParamDefinition): CatalogParam {
     ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
     ...(p.format ? { format: p.format } : {}),
     ...(p.items ? { items: clone(p.items) } : {}),
+    ...(p.properties ? { properties: clone(p.properties) } : {}),
+    ...(p.conflicts_with ? { conflicts_with: [...p.conflicts_with] } : {}),
   };
 }
 

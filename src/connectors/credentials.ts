@@ -13,6 +13,11 @@ export interface ResolvedCredentials {
 }
 
 const DISCRIMINATOR = 'option_title';
+/**
+ * Beside the fields of an option with `refresh`, ces stores when the access token expires (ISO 8601). It is
+ * server-managed: a client can't set it.
+ */
+export const EXPIRES_AT = 'expires_at';
 
 export function resolveCredentials(def: ConnectorDefinition, input: unknown): ResolvedCredentials {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -76,6 +81,10 @@ function problemsFor(option: CredentialOption, obj: Record<string, unknown>): Er
   for (const [key, value] of Object.entries(obj)) {
     const field = canonical(option, key);
     const at = `credentials.${clip(key)}`;
+    if (field === undefined && key === EXPIRES_AT && option.refresh) {
+      out.push(detail(at, `'${EXPIRES_AT}' is managed by ces for option '${option.title}'`, 'managed_field'));
+      continue;
+    }
     if (field === undefined) {
       out.push(detail(at, `unknown field '${clip(key)}' for option '${option.title}'`, 'unknown_field'));
       continue;

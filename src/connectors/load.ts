@@ -6,6 +6,7 @@
 import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
+import { refreshedAccessField, refreshProblems } from './runtime/oauth2.ts';
 import {
   ACTION_NAMES,
   type ActionDefinition,
@@ -92,10 +93,11 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
   for (const [name, v] of Object.entries(vars)) {
     const at = `/base_url_variables/${name}`;
     if (!used.includes(name)) out.push(`${at}: variable is not used in base_url`);
-    const key = v.config_key ?? name;
-    if (!(key in def.replication_config.properties)) {
+    const key = v.config_key ?? (v.credential_field === undefined ? name : undefined);
+    if (key !== undefined && !(key in def.replication_config.properties)) {
       out.push(`${at}: config key '${key}' is not a replication_config property`);
     }
+    if (v.credential_field !== undefined) checkCredentialVariable(def, v, key, at, out);
     if (v.pattern !== undefined && !compiles(v.pattern))
       out.push(`${at}/pattern: not a valid regular expression`);
     sample[name] = v.default ?? 'example';
@@ -107,6 +109,33 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
     out.push('/base_url: does not form a URL (with variable defaults filled in)');
   }
   if (url && url.protocol !== 'https:' && url.protocol !== 'http:') out.push('/base_url: must be http(s)');
+}
+
+/**
+ * A base URL filled from a credential ends up in signed (not encrypted) cursors and in logs of the URL, so the
+ * field must not be secret; and every option without the field needs another source for the variable.
+ */
+function checkCredentialVariable(
+  def: ConnectorDefinition,
+  v: NonNullable<ConnectorDefinition['base_url_variables']>[string],
+  configKey: string | undefined,
+  at: string,
+  out: string[],
+): void {
+  const field = v.credential_field as string;
+  const holders = def.credential_options.filter((o) => Object.hasOwn(o.fields, field));
+  if (holders.length === 0) out.push(`${at}/credential_field: no credential option has a field '${field}'`);
+  if (holders.some((o) => o.fields[field]?.secret === true))
+    out.push(`${at}/credential_field: '${field}' is a secret field; a base URL must not hold a secret`);
+  if (v.pattern === undefined) out.push(`${at}/pattern: required for a variable filled from credentials`);
+  if (configKey === undefined && v.default === undefined) {
+    def.credential_options.forEach((o, i) => {
+      if (!Object.hasOwn(o.fields, field))
+        out.push(
+          `${at}: credential option ${i} ('${o.title}') has no '${field}' and there is no config_key or default`,
+        );
+    });
+  }
 }
 
 function checkCredentials(def: ConnectorDefinition, out: string[]): void {
@@ -130,13 +159,16 @@ function checkCredentials(def: ConnectorDefinition, out: string[]): void {
       if (!names.has(r)) out.push(`${at}/required/${j}: '${r}' is not a declared field`);
     });
     const templates = Object.entries(opt.auth).filter(([k]) => k !== 'type' && k !== 'name');
+    // A refreshed access token may be left out by the user: ces obtains it before the first request.
+    const refreshed = refreshedAccessField(opt);
     for (const [key, template] of templates) {
       for (const p of placeholders(String(template))) {
         if (!names.has(p)) out.push(`${at}/auth/${key}: placeholder {${p}} is not a declared field`);
-        else if (!opt.required.includes(p))
+        else if (!opt.required.includes(p) && p !== refreshed)
           out.push(`${at}/auth/${key}: placeholder {${p}} must be a required field`);
       }
     }
+    out.push(...refreshProblems(def, opt, at));
   });
 }
 
@@ -144,12 +176,22 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   const params = action.params ?? {};
   const inPath = placeholders(action.request.path);
   const method = action.request.method;
+  if (action.download !== undefined && name !== 'download')
+    out.push(`${at}/download: only the download action`);
+  if (name === 'download' && (action.pagination !== undefined || action.record_selector !== undefined)) {
+    out.push(`${at}: a download streams one file; it has no pagination or record_selector`);
+  }
+  if (name === 'download' && method !== 'GET' && action.download?.file_url === undefined) {
+    out.push(`${at}/request/method: a direct download must be a GET`);
+  }
   for (const p of inPath) {
     const param = params[p];
     if (!param) out.push(`${at}/request/path: placeholder {${p}} is not a declared param`);
     else if (param.in !== undefined && param.in !== 'path') out.push(`${at}/params/${p}/in: must be 'path'`);
-    else if (param.required !== true) out.push(`${at}/params/${p}/required: path params must be required`);
-    else if (param.type === 'array') out.push(`${at}/params/${p}/type: a path param cannot be an array`);
+    else if (param.required !== true && !action.request.path.endsWith(`/{${p}}`))
+      out.push(`${at}/params/${p}/required: only the last path segment may be optional`);
+    else if (param.type === 'array' || param.type === 'object')
+      out.push(`${at}/params/${p}/type: a path param cannot be an ${param.type}`);
   }
   for (const [pname, param] of Object.entries(params)) {
     const pat = `${at}/params/${pname}`;
@@ -163,6 +205,8 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
       out.push(`${pat}/items: required for type array and only allowed there`);
     }
     if (param.style !== undefined && param.type !== 'array') out.push(`${pat}/style: only for arrays`);
+    if (param.type === 'object') checkObjectParam(param, method, pat, out);
+    else if (param.properties !== undefined) out.push(`${pat}/properties: only for type object`);
     if (param.pattern !== undefined && !compiles(param.pattern))
       out.push(`${pat}/pattern: invalid regular expression`);
     param.enum?.forEach((v, j) => {
@@ -170,10 +214,38 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
     });
     if (param.default !== undefined && !defaultFits(param))
       out.push(`${pat}/default: does not match the param`);
+    if (param.send_default === true && param.default === undefined)
+      out.push(`${pat}/send_default: needs a default to send`);
+    param.conflicts_with?.forEach((other, j) => {
+      if (other === pname || !Object.hasOwn(params, other))
+        out.push(`${pat}/conflicts_with/${j}: '${other}' is not another param of this action`);
+    });
   }
   const paged = action.pagination && action.pagination.type !== 'none';
   if (paged && !COLLECTION_ACTIONS.includes(name as never)) {
     out.push(`${at}/pagination: only ${COLLECTION_ACTIONS.join(' and ')} actions can page`);
+  }
+  const styles = action.pagination?.type === 'first_of' ? action.pagination.styles : [action.pagination];
+  if (styles.some((p) => p?.type === 'body_cursor' && p.in === 'body') && !hasBody(method)) {
+    out.push(`${at}/pagination: a ${method} request has no body to put the cursor in (in: body)`);
+  }
+}
+
+function hasBody(method: string): boolean {
+  return method !== 'GET' && method !== 'DELETE';
+}
+
+/** An object can only travel as JSON, so it must be a body member; its declared members are checked like params. */
+function checkObjectParam(param: ParamDefinition, method: string, pat: string, out: string[]): void {
+  const placed = param.in ?? (hasBody(method) ? 'body' : 'query');
+  if (placed !== 'body') out.push(`${pat}/type: an object param must go in the JSON body (not ${placed})`);
+  for (const [key, prop] of Object.entries(param.properties ?? {})) {
+    const at = `${pat}/properties/${key}`;
+    if ((prop.type === 'array') !== (prop.items !== undefined))
+      out.push(`${at}/items: required for type array and only allowed there`);
+    prop.enum?.forEach((v, j) => {
+      if (!hasType(v, prop.type)) out.push(`${at}/enum/${j}: must be of type ${prop.type}`);
+    });
   }
 }
 
@@ -189,6 +261,8 @@ function hasType(value: unknown, type: ParamDefinition['type']): boolean {
       return typeof value === 'boolean';
     case 'array':
       return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
   }
 }
 

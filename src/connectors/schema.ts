@@ -20,16 +20,37 @@ const ScalarType = Type.Union([
   Type.Literal('boolean'),
 ]);
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+const Format = Type.Union([Type.Literal('date-time'), Type.Literal('date')]);
+const ArrayItems = Type.Object(
+  { type: ScalarType, enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })) },
+  { additionalProperties: false },
+);
+const ParamType = Type.Union([
+  Type.Literal('string'),
+  Type.Literal('integer'),
+  Type.Literal('number'),
+  Type.Literal('boolean'),
+  Type.Literal('array'),
+  Type.Literal('object'),
+]);
+
+/** One member of an `object` param (one level deep; a member of type `object` accepts any JSON object). */
+export const ObjectPropertySchema = Type.Object(
+  {
+    type: ParamType,
+    description: Type.String({ minLength: 1 }),
+    required: Type.Optional(Type.Boolean()),
+    enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })),
+    format: Type.Optional(Format),
+    items: Type.Optional(ArrayItems),
+  },
+  { additionalProperties: false },
+);
 
 export const ParamSchema = Type.Object(
   {
-    type: Type.Union([
-      Type.Literal('string'),
-      Type.Literal('integer'),
-      Type.Literal('number'),
-      Type.Literal('boolean'),
-      Type.Literal('array'),
-    ]),
+    /** `object` params are JSON objects sent as one body member (e.g. a search `filter`). */
+    type: ParamType,
     description: Type.String({ minLength: 1 }),
     required: Type.Optional(Type.Boolean()),
     enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })),
@@ -40,13 +61,10 @@ export const ParamSchema = Type.Object(
     min_length: Type.Optional(Type.Integer({ minimum: 0 })),
     max_length: Type.Optional(Type.Integer({ minimum: 1 })),
     pattern: Type.Optional(Type.String()),
-    format: Type.Optional(Type.Union([Type.Literal('date-time'), Type.Literal('date')])),
-    items: Type.Optional(
-      Type.Object(
-        { type: ScalarType, enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })) },
-        { additionalProperties: false },
-      ),
-    ),
+    format: Type.Optional(Format),
+    items: Type.Optional(ArrayItems),
+    /** `object` only: the members a client may send (others are refused). Without it any JSON object passes. */
+    properties: Type.Optional(Type.Record(Type.String(), ObjectPropertySchema)),
     /** Where the value goes. Default: `path` when the name is a `{placeholder}` of the path, else `query` (GET/DELETE) or `body`. */
     in: Type.Optional(
       Type.Union([Type.Literal('path'), Type.Literal('query'), Type.Literal('header'), Type.Literal('body')]),
@@ -55,6 +73,10 @@ export const ParamSchema = Type.Object(
     api_name: Type.Optional(Type.String({ minLength: 1 })),
     /** How an array goes into a query string: `comma` (a=x,y) or `repeat` (a=x&a=y). */
     style: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('repeat')])),
+    /** ces sends `default` when the client leaves this param out (and gives none of `conflicts_with`). */
+    send_default: Type.Optional(Type.Boolean()),
+    /** Params that can't be combined with this one (the provider's mutually exclusive modes, e.g. paging styles). */
+    conflicts_with: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   },
   { additionalProperties: false },
 );
@@ -73,6 +95,8 @@ export const RequestSchema = Type.Object(
     /** Constant query parameters sent with every request of this action. */
     query: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String())),
     headers: Type.Optional(StringMap),
+    /** May a failed attempt be sent again? Default: true for GET, PUT and DELETE; set it for a read-only POST search. */
+    idempotent: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -81,7 +105,7 @@ export const RequestSchema = Type.Object(
  * How the next page is found. Every style produces the complete next request, which ces signs into an opaque
  * `end_cursor`; a client never builds page requests itself.
  */
-export const PaginationSchema = Type.Union([
+const PagingStyleSchema = Type.Union([
   Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
   Type.Object(
     { type: Type.Literal('link_header'), rel: Type.Optional(Type.String({ minLength: 1 })) },
@@ -94,6 +118,8 @@ export const PaginationSchema = Type.Union([
       cursor_path: DPath,
       param: Type.String({ minLength: 1 }),
       has_more_path: Type.Optional(DPath),
+      /** Where `param` goes in the next request: the query string (default) or the JSON body (POST searches). */
+      in: Type.Optional(Type.Union([Type.Literal('query'), Type.Literal('body')])),
     },
     { additionalProperties: false },
   ),
@@ -118,6 +144,21 @@ export const PaginationSchema = Type.Union([
   ),
 ]);
 
+/**
+ * `first_of` tries several styles in order and follows the first that finds a next page, for providers whose
+ * answer format depends on the request (Zendesk: cursor paging with `page[size]`, offset paging with `page`).
+ */
+export const PaginationSchema = Type.Union([
+  ...PagingStyleSchema.anyOf,
+  Type.Object(
+    {
+      type: Type.Literal('first_of'),
+      styles: Type.Array(PagingStyleSchema, { minItems: 2, maxItems: 4 }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
 export const ActionSchema = Type.Object(
   {
     description: Type.String({ minLength: 1 }),
@@ -128,12 +169,26 @@ export const ActionSchema = Type.Object(
     pagination: Type.Optional(PaginationSchema),
     /** Extra `connector_metadata` members read from the response body (name -> dpath), e.g. `total_count`. */
     meta: Type.Optional(Type.Record(Type.String(), DPath)),
+    /**
+     * `download` only. Without `file_url` the response to `request` is the file (redirects followed). With it,
+     * `request` answers JSON metadata and the file is fetched from the URL found there (Zendesk `content_url`).
+     */
+    download: Type.Optional(
+      Type.Object(
+        {
+          file_url: Type.Optional(DPath),
+          filename: Type.Optional(DPath),
+          content_type: Type.Optional(DPath),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 
-/** The action names the API knows. `download` is planned (streamed bodies) and not accepted yet. */
-export const ACTION_NAMES = ['list', 'get', 'create', 'update', 'delete', 'api_search'] as const;
+/** The action names the API knows. `download` streams the file instead of answering JSON. */
+export const ACTION_NAMES = ['list', 'get', 'create', 'update', 'delete', 'api_search', 'download'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 /** Actions whose result is an array of records (and may page). */
 export const COLLECTION_ACTIONS: readonly ActionName[] = ['list', 'api_search'];
@@ -151,6 +206,7 @@ export const EntitySchema = Type.Object(
         update: Type.Optional(ActionSchema),
         delete: Type.Optional(ActionSchema),
         api_search: Type.Optional(ActionSchema),
+        download: Type.Optional(ActionSchema),
       },
       { additionalProperties: false, minProperties: 1 },
     ),
@@ -188,6 +244,48 @@ export const CredentialFieldSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * OAuth 2.0 token refresh (RFC 6749 section 6) for an option whose access token expires. ces refreshes before
+ * expiry and on a 401, stores rotated refresh tokens, and marks the connector `needs_reauth` when refused.
+ */
+export const RefreshSchema = Type.Object(
+  {
+    /** The token endpoint; `{variables}` must be `base_url_variables` (filled and checked the same way). */
+    token_url: Type.String({ minLength: 1 }),
+    grant_type: Type.Optional(Type.Literal('refresh_token')),
+    /** `basic` (default): HTTP Basic client_id:client_secret; `body`: both as request params. */
+    client_auth: Type.Optional(Type.Union([Type.Literal('basic'), Type.Literal('body')])),
+    /** How the params travel: `form` (default, RFC 6749), `json`, or `query` (providers that require it). */
+    body_format: Type.Optional(
+      Type.Union([Type.Literal('form'), Type.Literal('json'), Type.Literal('query')]),
+    ),
+    /** The option's credential fields that hold each value; each defaults to its own name. */
+    fields: Type.Optional(
+      Type.Object(
+        {
+          access_token: Type.Optional(Name),
+          refresh_token: Type.Optional(Name),
+          client_id: Type.Optional(Name),
+          client_secret: Type.Optional(Name),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Keys of the token response; each defaults to its RFC 6749 name. */
+    response: Type.Optional(
+      Type.Object(
+        {
+          access_token: Type.Optional(Type.String({ minLength: 1 })),
+          refresh_token: Type.Optional(Type.String({ minLength: 1 })),
+          expires_in: Type.Optional(Type.String({ minLength: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const CredentialOptionSchema = Type.Object(
   {
     title: Type.String({ minLength: 1 }),
@@ -195,6 +293,7 @@ export const CredentialOptionSchema = Type.Object(
     fields: Type.Record(Type.String(), CredentialFieldSchema, { minProperties: 1 }),
     required: Type.Array(Type.String()),
     auth: AuthSchema,
+    refresh: Type.Optional(RefreshSchema),
   },
   { additionalProperties: false },
 );
@@ -264,12 +363,34 @@ export const ErrorsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Retries of failed idempotent requests; every key has a default (docs/connector-definitions.md). */
+export const RetrySchema = Type.Object(
+  {
+    max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    initial_delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+    max_delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 300_000 })),
+    max_retry_after_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Proactive per-connector limit: at most `requests` per `per_seconds`, with bursts up to `requests`. */
+export const RateLimitSchema = Type.Object(
+  {
+    requests: Type.Integer({ minimum: 1 }),
+    per_seconds: Type.Number({ exclusiveMinimum: 0, maximum: 86_400 }),
+  },
+  { additionalProperties: false },
+);
+
 export const BaseUrlVariableSchema = Type.Object(
   {
     description: Type.String({ minLength: 1 }),
     default: Type.Optional(Type.String({ minLength: 1 })),
-    /** The replication_config key that fills it; defaults to the variable's name. */
+    /** The replication_config key that fills it; defaults to the variable's name unless `credential_field` is set. */
     config_key: Type.Optional(Type.String({ minLength: 1 })),
+    /** A (non-secret) credential field that fills it, tried before `config_key` (Zendesk's `subdomain`). */
+    credential_field: Type.Optional(Type.String({ minLength: 1 })),
     /** Required for variables that are only part of a host name, so a config value can't change the host. */
     pattern: Type.Optional(Type.String({ minLength: 1 })),
   },
@@ -304,6 +425,10 @@ export const ConnectorDefinitionSchema = Type.Object(
       { additionalProperties: true },
     ),
     errors: Type.Optional(ErrorsSchema),
+    retry: Type.Optional(RetrySchema),
+    /** Upstream requests in flight per connector (default 8); more wait for a slot. */
+    max_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
+    rate_limit: Type.Optional(RateLimitSchema),
     entities: Type.Array(EntitySchema, { minItems: 1 }),
   },
   { additionalProperties: false },
@@ -313,10 +438,12 @@ export type ConnectorDefinition = Type.Static<typeof ConnectorDefinitionSchema>;
 export type EntityDefinition = Type.Static<typeof EntitySchema>;
 export type ActionDefinition = Type.Static<typeof ActionSchema>;
 export type ParamDefinition = Type.Static<typeof ParamSchema>;
+export type ObjectPropertyDefinition = Type.Static<typeof ObjectPropertySchema>;
 export type RequestDefinition = Type.Static<typeof RequestSchema>;
 export type Pagination = Type.Static<typeof PaginationSchema>;
 export type AuthDefinition = Type.Static<typeof AuthSchema>;
 export type CredentialOption = Type.Static<typeof CredentialOptionSchema>;
+export type RefreshDefinition = Type.Static<typeof RefreshSchema>;
 export type ErrorRule = Type.Static<typeof ErrorRuleSchema>;
 export type ErrorsDefinition = Type.Static<typeof ErrorsSchema>;
 

@@ -23,6 +23,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNKNOWN_ACTION: 422,
   INVALID_PARAMS: 422,
   INVALID_CURSOR: 422,
+  // The stored OAuth2 grant was refused; only new credentials from the connector's owner help.
+  CONNECTOR_REAUTH_REQUIRED: 424,
   // The caller's own token is fine; the *stored* credentials were refused by the provider.
   UPSTREAM_AUTH_FAILED: 424,
   UPSTREAM_FORBIDDEN: 424,

@@ -25,6 +25,8 @@ export function presentConnector(c: Connector) {
     definition_id: c.definition_id,
     connector_type: c.connector_type,
     credential_option: c.credential_option,
+    credentials_status: c.credentials_status,
+    credentials_error: c.credentials_error,
     replication_config: c.replication_config,
     created_at: c.created_at,
     updated_at: c.updated_at,

@@ -59,6 +59,13 @@ export const ConnectorSchema = Type.Object({
   credential_option: Type.String({
     description: 'option_title of the credential option in use (never the values)',
   }),
+  credentials_status: Type.Union([Type.Literal('valid'), Type.Literal('needs_reauth')], {
+    description:
+      'needs_reauth: the provider refused to renew the OAuth2 grant; execute answers CONNECTOR_REAUTH_REQUIRED until new credentials are PUT',
+  }),
+  credentials_error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the credentials need re-authorisation (never a credential value); null while valid',
+  }),
   replication_config: Type.Object({}, { additionalProperties: true }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),

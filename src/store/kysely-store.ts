@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type {
   Connector,
   ConnectorPatch,
+  CredentialsStatus,
   NewConnector,
   Store,
   StoredCredentials,
@@ -240,6 +241,8 @@ export class KyselyStore implements Store {
         'c.name',
         'c.replication_config',
         'c.credential_option',
+        'c.credentials_status',
+        'c.credentials_error',
         'c.created_at',
         'c.updated_at',
       ]);
@@ -249,6 +252,7 @@ export class KyselyStore implements Store {
     return {
       ...row,
       workspace_status: row.workspace_status as WorkspaceStatus,
+      credentials_status: row.credentials_status as CredentialsStatus,
       replication_config: JSON.parse(row.replication_config) as Record<string, unknown>,
     } satisfies Connector;
   }
@@ -268,6 +272,8 @@ export class KyselyStore implements Store {
           credential_option: c.credential_option,
           credentials_ciphertext: c.credentials.ciphertext,
           credentials_key_id: c.credentials.key_id,
+          credentials_status: 'valid',
+          credentials_error: null,
           created_at: c.now,
           updated_at: c.now,
         })
@@ -309,6 +315,8 @@ export class KyselyStore implements Store {
       if (patch.credentials !== undefined) {
         set.credentials_ciphertext = patch.credentials.ciphertext;
         set.credentials_key_id = patch.credentials.key_id;
+        set.credentials_status = 'valid';
+        set.credentials_error = null;
       }
       const result = await this.db
         .updateTable('connectors')
@@ -325,6 +333,32 @@ export class KyselyStore implements Store {
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+    replaceCredentialsIfUnchanged: async (organizationId, id, expected, next) => {
+      // Ciphertexts carry a fresh random IV, so equal ciphertext means nobody wrote the row since we read it.
+      const result = await this.db
+        .updateTable('connectors')
+        .set({
+          credentials_ciphertext: next.ciphertext,
+          credentials_key_id: next.key_id,
+          credentials_status: 'valid',
+          credentials_error: null,
+        })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .where('credentials_ciphertext', '=', expected.ciphertext)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    markCredentialsNeedReauth: async (organizationId, id, expected, reason) => {
+      const result = await this.db
+        .updateTable('connectors')
+        .set({ credentials_status: 'needs_reauth', credentials_error: reason })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .where('credentials_ciphertext', '=', expected.ciphertext)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     getCredentials: async (organizationId, id) => {
       const row = await this.db

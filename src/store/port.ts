@@ -35,6 +35,9 @@ export interface Workspace {
   updated_at: string;
 }
 
+/** `needs_reauth`: the provider refused to renew the stored OAuth2 grant; new credentials are needed. */
+export type CredentialsStatus = 'valid' | 'needs_reauth';
+
 /** A connector as ordinary reads return it: never with its credentials. */
 export interface Connector {
   id: string;
@@ -47,6 +50,9 @@ export interface Connector {
   name: string;
   replication_config: Record<string, unknown>;
   credential_option: string;
+  credentials_status: CredentialsStatus;
+  /** Why the status is `needs_reauth` (no credential value in it); null while `valid`. */
+  credentials_error: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -74,6 +80,7 @@ export interface ConnectorPatch {
   name?: string;
   replication_config?: Record<string, unknown>;
   credential_option?: string;
+  /** New credentials from the user; writing them resets `credentials_status` to `valid`. */
   credentials?: StoredCredentials;
   now: string;
 }
@@ -135,6 +142,23 @@ export interface ConnectorsRepo {
     organizationId: string,
     id: string,
   ): Promise<{ connector: Connector; credentials: StoredCredentials } | undefined>;
+  /**
+   * Compare-and-swap of refreshed credentials: writes `next` (and status `valid`) only if the row still holds
+   * `expected` (same ciphertext), so of two concurrent refreshes exactly one is stored. False: it changed.
+   */
+  replaceCredentialsIfUnchanged(
+    organizationId: string,
+    id: string,
+    expected: StoredCredentials,
+    next: StoredCredentials,
+  ): Promise<boolean>;
+  /** Sets `needs_reauth` with `reason`, only if the row still holds `expected`. False: it changed. */
+  markCredentialsNeedReauth(
+    organizationId: string,
+    id: string,
+    expected: StoredCredentials,
+    reason: string,
+  ): Promise<boolean>;
   /** The one read that loads the secret column alone. */
   getCredentials(organizationId: string, id: string): Promise<StoredCredentials | undefined>;
   /** Key rotation sweep (tenantless by design: it re-encrypts every row, reading nothing but ciphertext). */

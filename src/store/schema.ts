@@ -35,6 +35,9 @@ export interface Database {
     credential_option: string;
     credentials_ciphertext: string;
     credentials_key_id: string;
+    /** 'valid' | 'needs_reauth' */
+    credentials_status: string;
+    credentials_error: string | null;
     created_at: string;
     updated_at: string;
   };

@@ -204,7 +204,7 @@ describe('GitHub definition against the GitHub fake', () => {
       domainError('UNKNOWN_ENTITY', (e) => {
         assert.match(
           e.message,
-          /Unknown entity 'isues'.*Did you mean 'issues'\?.*Available entities: repositories, issues, pull_requests, comments, users/,
+          /Unknown entity 'isues'.*Did you mean 'issues'\?.*Available entities: repositories, issues, pull_requests, comments, commits, releases, labels, users/,
         );
       }),
     );

@@ -37,11 +37,17 @@ export interface InjectResult {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   body: string;
+  /** The body's exact bytes (binary downloads). */
+  raw: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: test convenience
   json: any;
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** `options` go to buildDeps, e.g. a registry holding a test-only connector definition. */
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: Parameters<typeof buildDeps>[2] = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-test-'));
   const config = loadConfig({ CES_DATA_DIR: dataDir, CES_LOG_LEVEL: 'debug', ...env });
   const chunks: string[] = [];
@@ -52,7 +58,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const deps = await buildDeps(config, logger);
+  const deps = await buildDeps(config, logger, options);
   const boot = await bootstrapIfEmpty(
     deps.store,
     deps.secrets.clientSecretPepper,
@@ -81,7 +87,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     } catch {
       json = undefined;
     }
-    return { status: res.statusCode, headers: res.headers, body: res.body, json };
+    return { status: res.statusCode, headers: res.headers, body: res.body, raw: res.rawPayload, json };
   };
 
   const tokenFor = async (clientId: string, clientSecret: string) => {

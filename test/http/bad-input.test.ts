@@ -74,6 +74,7 @@ describe('bad input', () => {
         status: res.statusCode,
         headers: res.headers,
         body: res.body,
+        raw: res.rawPayload,
         json: JSON.parse(res.body),
       };
       assertError(wrapped, 400, 'INVALID_JSON');

@@ -181,11 +181,12 @@ describe('execute', () => {
     assert.equal(auth.status, 424, auth.body);
     assert.equal(auth.json.code, 'UPSTREAM_AUTH_FAILED');
 
-    fake.failNext({ status: 429, headers: { 'retry-after': '7' }, body: { message: 'slow down' } });
+    // A Retry-After beyond the retry policy's cap (30 s) is passed to the client at once instead of waited out.
+    fake.failNext({ status: 429, headers: { 'retry-after': '70' }, body: { message: 'slow down' } });
     const limited = await exec({ entity: 'users', action: 'get', params: { username: 'octocat' } });
     assert.equal(limited.status, 429, limited.body);
     assert.equal(limited.json.code, 'UPSTREAM_RATE_LIMITED');
-    assert.equal(limited.headers['retry-after'], '7');
+    assert.equal(limited.headers['retry-after'], '70');
 
     const missing = await exec({
       entity: 'repositories',
@@ -195,7 +196,8 @@ describe('execute', () => {
     assert.equal(missing.status, 404);
     assert.equal(missing.json.code, 'UPSTREAM_NOT_FOUND');
 
-    fake.failNext({ status: 500, body: 'internal <secret-stack-trace>' });
+    // GETs are retried (3 attempts by default), so the fault must outlast them.
+    fake.failNext({ status: 500, body: 'internal <secret-stack-trace>', times: 3 });
     const broken = await exec({ entity: 'users', action: 'get', params: { username: 'octocat' } });
     assert.ok(broken.status === 502, broken.body);
     assert.ok(!broken.body.includes('secret-stack-trace'));

@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type DomainError, invalidField } from '../../core/errors.ts';
 
-/** The next request of a paged action. `body` is for body-paged styles (POST searches), not used yet. */
+/** The next request of a paged action. `body` is the JSON body of body-paged styles (POST searches). */
 export interface NextRequest {
   url: string;
   body?: unknown;
@@ -30,8 +30,11 @@ interface Payload {
 }
 
 const CONTEXT = 'ces-cursor.v1.';
-/** Far above any real next-page URL; stops a client from making us HMAC megabytes. */
-const MAX_CURSOR_LENGTH = 8192;
+/**
+ * Far above any real next-page URL, and room for a body-paged search's body (a filter listing a few hundred
+ * ids); still stops a client from making us HMAC megabytes.
+ */
+const MAX_CURSOR_LENGTH = 32_768;
 
 export class CursorCodec {
   private readonly key: Buffer;

@@ -8,10 +8,13 @@
 import { DomainError } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { COLLECTION_ACTIONS, type ConnectorDefinition, type RequestDefinition } from '../schema.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { type CursorBinding, CursorCodec } from './cursor.ts';
+import { Downloader, type DownloadResult } from './download.ts';
 import { atPath } from './dpath.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { nextPageUrl } from './paginators.ts';
+import { type CredentialStore, OAuth2Refresher, RefreshRejectedError } from './oauth2.ts';
+import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import {
   applyAuth,
@@ -21,6 +24,7 @@ import {
   buildRequest,
   resolveBaseUrl,
 } from './request.ts';
+import { httpFailure, ResilientUpstream } from './resilience.ts';
 import { classifyResponse, upstreamError } from './upstream-errors.ts';
 
 export interface RuntimeOptions {
@@ -28,11 +32,16 @@ export interface RuntimeOptions {
   cursorKey: Uint8Array;
   /** Connector slug -> base URL (config CES_UPSTREAM_OVERRIDES); the ONLY way to reach loopback/private upstreams. */
   upstreamOverrides: Record<string, string>;
-  /** Per upstream request: connect + headers + body. */
+  /**
+   * Per upstream attempt: connect + headers + body. One call with its retries and throttling waits is
+   * bounded by `timeoutMs * retry.max_attempts` (see resilience.ts).
+   */
   timeoutMs: number;
   userAgent?: string;
   /** Upper bound of one upstream response body (default 32 MiB). */
   maxResponseBytes?: number;
+  /** Time, sleep and jitter of retries and rate limits; tests inject a fake. */
+  clock?: Clock;
 }
 
 export interface ExecuteInput {
@@ -43,6 +52,11 @@ export interface ExecuteInput {
   entity: string;
   action: string;
   params: Record<string, unknown>;
+  /**
+   * Persists OAuth2 credentials this call refreshes (and tells when someone else already did). Without it a
+   * refresh still happens but its result lives only for this call.
+   */
+  credentialStore?: CredentialStore | undefined;
 }
 
 export interface ExecuteOutput {
@@ -54,6 +68,10 @@ const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
 
 export class ConnectorRuntime {
   private readonly http: UpstreamHttp;
+  private readonly upstream: ResilientUpstream;
+  private readonly oauth: OAuth2Refresher;
+  private readonly clock: Clock;
+  private readonly downloader: Downloader;
   private readonly cursors: CursorCodec;
   private readonly overrides: Record<string, string>;
   private readonly userAgent: string;
@@ -62,9 +80,19 @@ export class ConnectorRuntime {
     this.cursors = new CursorCodec(opts.cursorKey);
     this.overrides = { ...opts.upstreamOverrides };
     this.userAgent = opts.userAgent ?? 'ces/0.1';
+    this.downloader = new Downloader({ timeoutMs: opts.timeoutMs });
     this.http = new UpstreamHttp({
       timeoutMs: opts.timeoutMs,
       maxResponseBytes: opts.maxResponseBytes ?? 32 << 20,
+    });
+    this.clock = opts.clock ?? systemClock;
+    this.upstream = new ResilientUpstream(this.http, opts.timeoutMs, this.clock);
+    this.oauth = new OAuth2Refresher({
+      // Every answer is the refresher's to interpret; the request is never repeated (idempotent: false).
+      send: (req, def) => this.upstream.call(req, { def }, (res) => ({ ok: true, value: res })),
+      overrides: this.overrides,
+      userAgent: this.userAgent,
+      now: () => this.clock.now(),
     });
   }
 
@@ -77,7 +105,7 @@ export class ConnectorRuntime {
     const { definition: def, params } = input;
     const resolved = resolveAction(def, input.entity, input.action);
     validateParams(resolved, params);
-    const base = resolveBaseUrl(def, input.config, this.overrides);
+    const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
     const binding: CursorBinding = {
       connectorId: input.connectorId,
       entity: input.entity,
@@ -89,14 +117,21 @@ export class ConnectorRuntime {
         ? this.replay(binding, params.cursor, base, request)
         : buildRequest(base, request, resolved.action.params ?? {}, params);
     const operation = `${input.entity}.${input.action}`;
-    const { res, body, authQuery } = await this.exchange(
+    const authorised = {
       def,
-      input.credentials,
-      base,
-      request.method,
-      built,
-      operation,
-    );
+      config: input.config,
+      credentials: input.credentials,
+      flightKey: input.connectorId,
+      store: input.credentialStore,
+    };
+    const { res, body, authQuery } = (
+      await this.oauth.run(authorised, (credentials) =>
+        this.exchange(def, credentials, base, request.method, built, operation, {
+          key: input.connectorId,
+          idempotent: request.idempotent,
+        }),
+      )
+    ).value;
 
     const selected = atPath(body, resolved.action.record_selector ?? []);
     const collection = COLLECTION_ACTIONS.includes(resolved.actionName as never);
@@ -109,7 +144,8 @@ export class ConnectorRuntime {
     const meta: Record<string, unknown> = {};
     for (const [name, path] of Object.entries(resolved.action.meta ?? {}))
       meta[name] = atPath(body, path) ?? null;
-    const endCursor = this.endCursor(resolved, binding, base, res, body, selected, authQuery, def.name);
+    const page = { res, body, records: selected, sent: built.body };
+    const endCursor = this.endCursor(resolved, binding, base, page, authQuery, def.name);
     return {
       result: selected === undefined ? null : selected,
       connector_metadata: { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor },
@@ -119,18 +155,42 @@ export class ConnectorRuntime {
   /**
    * Live check of credentials at connector create/rotate: performs the definition's `check` request.
    * A 401/403 answer becomes INVALID_CREDENTIALS; other failures map as in `execute`.
+   * Returns the credentials to store: for an OAuth2 option the check may have refreshed them (a rotated,
+   * single-use refresh token must not be lost), so callers store these rather than the ones they passed.
    */
   async checkCredentials(
     def: ConnectorDefinition,
     credentials: ResolvedCredentials,
     config: Record<string, unknown>,
-    _connectorId?: string,
-  ): Promise<void> {
-    const base = resolveBaseUrl(def, config, this.overrides);
+    connectorId?: string,
+  ): Promise<ResolvedCredentials> {
+    const base = resolveBaseUrl(def, config, this.overrides, credentials);
     const built = buildRequest(base, def.check, {}, {});
     try {
-      await this.exchange(def, credentials, base, def.check.method, built, 'the credential check');
+      const checked = await this.oauth.run({ def, config, credentials }, (c) =>
+        this.exchange(def, c, base, def.check.method, built, 'the credential check', {
+          key: connectorId,
+          idempotent: def.check.idempotent,
+        }),
+      );
+      return checked.credentials;
     } catch (err) {
+      if (err instanceof RefreshRejectedError) {
+        throw new DomainError(
+          'INVALID_CREDENTIALS',
+          `The provider did not accept these credentials: ${err.reason} Check the refresh token, client id and client secret.`,
+          {
+            errors: [
+              {
+                field: 'credentials',
+                message: 'refused by the token endpoint',
+                error_code: 'invalid_credentials',
+                details: null,
+              },
+            ],
+          },
+        );
+      }
       if (
         err instanceof DomainError &&
         (err.code === 'UPSTREAM_AUTH_FAILED' || err.code === 'UPSTREAM_FORBIDDEN')
@@ -156,7 +216,78 @@ export class ConnectorRuntime {
     }
   }
 
+  /**
+   * The `download` action: streams the file. With a declared `file_url` the action's request answers JSON
+   * metadata naming the file's URL; otherwise the request itself answers with the file (after redirects).
+   */
+  async download(input: ExecuteInput, range?: string): Promise<DownloadResult> {
+    const { definition: def, params } = input;
+    const resolved = resolveAction(def, input.entity, input.action);
+    if (resolved.actionName !== 'download') {
+      throw new DomainError('UNKNOWN_ACTION', `Action '${input.action}' does not download a file.`);
+    }
+    validateParams(resolved, params);
+    // OAuth2: a stale access token is renewed first (a streamed download is not replayed after a 401).
+    const credentials = await this.oauth.fresh({
+      def,
+      config: input.config,
+      credentials: input.credentials,
+      flightKey: input.connectorId,
+      store: input.credentialStore,
+    });
+    input = { ...input, credentials };
+    const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
+    const request = resolved.action.request;
+    const built = buildRequest(base, request, resolved.action.params ?? {}, params);
+    const operation = `${input.entity}.download`;
+    const options = resolved.action.download ?? {};
+
+    let url = built.url;
+    let filename: string | undefined;
+    let contentType: string | undefined;
+    if (options.file_url) {
+      const { body } = await this.exchange(def, input.credentials, base, request.method, built, operation, {
+        key: input.connectorId,
+        idempotent: request.idempotent,
+      });
+      const found = atPath(body, options.file_url);
+      if (typeof found !== 'string' || found === '') {
+        throw new DomainError('UPSTREAM_BAD_RESPONSE', `${def.name} returned no file URL for ${operation}.`);
+      }
+      try {
+        url = new URL(found, `${base.href}/`);
+      } catch {
+        throw new DomainError(
+          'UPSTREAM_BAD_RESPONSE',
+          `${def.name} returned an unusable file URL for ${operation}.`,
+        );
+      }
+      const name = options.filename ? atPath(body, options.filename) : undefined;
+      const type = options.content_type ? atPath(body, options.content_type) : undefined;
+      filename = typeof name === 'string' ? name : undefined;
+      contentType = typeof type === 'string' ? type : undefined;
+    }
+    const plainHeaders = { ...baseHeaders(def, this.userAgent), ...built.headers, accept: '*/*' };
+    const authHeaders = { ...plainHeaders };
+    // The credential goes only to the API's own origin; a file URL elsewhere carries its own authorisation.
+    if (url.origin === base.origin) applyAuth(def, input.credentials, url, authHeaders);
+    return this.downloader.fetch({
+      def,
+      operation,
+      url,
+      authHeaders,
+      plainHeaders,
+      authOrigin: base.origin,
+      trustedOrigin: base.guarded ? null : base.origin,
+      range,
+      filename,
+      contentType,
+      secrets: Object.values(input.credentials.values),
+    });
+  }
+
   async close(): Promise<void> {
+    await this.downloader.close();
     await this.http.close();
   }
 
@@ -194,7 +325,10 @@ export class ConnectorRuntime {
     return { url, headers, ...(next.body === undefined ? {} : { body: JSON.stringify(next.body) }) };
   }
 
-  /** Sends one request and returns the parsed body of a success; any failure is thrown as a DomainError. */
+  /**
+   * Sends one request (retried and throttled per the definition; `call.key` is the connector id the limits
+   * are kept for) and returns the parsed body of a success; any failure is thrown as a DomainError.
+   */
   private async exchange(
     def: ConnectorDefinition,
     credentials: ResolvedCredentials,
@@ -202,56 +336,58 @@ export class ConnectorRuntime {
     method: RequestDefinition['method'],
     built: BuiltRequest,
     operation: string,
+    call: { key?: string | undefined; idempotent?: boolean | undefined } = {},
   ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string | undefined }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
     if (built.body !== undefined) headers['content-type'] = 'application/json';
     const url = new URL(built.url);
     const authQuery = applyAuth(def, credentials, url, headers);
-    const res = await this.http.send(
-      {
-        method,
-        url,
-        headers,
-        guarded: base.guarded,
-        idempotent: IDEMPOTENT.has(method),
-        ...(built.body === undefined ? {} : { body: built.body }),
-      },
-      def.name,
-    );
-    const parsed = parseJson(res);
-    const kind = classifyResponse(res, parsed.ok ? parsed.value : undefined, def.errors);
-    if (kind) {
-      const secrets = Object.values(credentials.values);
-      throw upstreamError(kind, res, parsed.ok ? parsed.value : undefined, { def, operation, secrets });
-    }
-    if (!parsed.ok) {
-      const type = res.headers['content-type']?.split(';')[0] ?? 'no content-type';
-      throw new DomainError(
-        'UPSTREAM_BAD_RESPONSE',
-        `${def.name} returned a response to ${operation} that is not valid JSON (HTTP ${res.status}, ${type}).`,
-      );
-    }
-    return { res, body: parsed.value, authQuery };
+    const secrets = Object.values(credentials.values);
+    const now = () => this.clock.now();
+    const request = {
+      method,
+      url,
+      headers,
+      guarded: base.guarded,
+      idempotent: call.idempotent ?? IDEMPOTENT.has(method),
+      ...(built.body === undefined ? {} : { body: built.body }),
+    };
+    return this.upstream.call(request, { def, key: call.key }, (res) => {
+      const parsed = parseJson(res);
+      const body = parsed.ok ? parsed.value : undefined;
+      const kind = classifyResponse(res, body, def.errors);
+      if (kind) {
+        return httpFailure(kind, res, upstreamError(kind, res, body, { def, operation, secrets, now }), now);
+      }
+      if (!parsed.ok) {
+        const type = res.headers['content-type']?.split(';')[0] ?? 'no content-type';
+        const message = `${def.name} returned a response to ${operation} that is not valid JSON (HTTP ${res.status}, ${type}).`;
+        return { ok: false, retryable: false, error: new DomainError('UPSTREAM_BAD_RESPONSE', message) };
+      }
+      return { ok: true, value: { res, body, authQuery } };
+    });
   }
 
   private endCursor(
     resolved: ResolvedAction,
     binding: CursorBinding,
     base: BaseUrl,
-    res: UpstreamResponse,
-    body: unknown,
-    records: unknown,
+    page: { res: UpstreamResponse; body: unknown; records: unknown; sent: string | undefined },
     authQuery: string | undefined,
     provider: string,
   ): string | null {
+    const { res, body, records } = page;
     if (!resolved.paged || !Array.isArray(records)) return null;
-    const next = nextPageUrl(resolved.action.pagination, {
+    const found = nextPage(resolved.action.pagination, {
       url: res.url,
       headers: res.headers,
       body,
       records,
+      // We serialised it ourselves, so it parses.
+      ...(page.sent === undefined ? {} : { requestBody: JSON.parse(page.sent) as unknown }),
     });
-    if (!next) return null;
+    if (!found) return null;
+    const next = found.url;
     if (next.origin !== base.origin) {
       // Following it would send the connector's credentials to a host the operator never configured.
       throw new DomainError(
@@ -260,7 +396,7 @@ export class ConnectorRuntime {
       );
     }
     if (authQuery !== undefined) next.searchParams.delete(authQuery);
-    return this.cursors.sign(binding, { url: next.href });
+    return this.cursors.sign(binding, { url: next.href, ...(found.body ? { body: found.body } : {}) });
   }
 }
 

@@ -3,8 +3,8 @@
  * body, a response size cap and same-origin redirects. Transport failures come out as DomainErrors; HTTP
  * error statuses do not (they are mapped by `upstream-errors.ts`, which knows the definition's rules).
  *
- * Retries belong one level up, wrapped around `send`: `UpstreamRequest.idempotent` says which requests a
- * retry layer may repeat, and every failure here is a DomainError whose code tells it what happened.
+ * Retries belong one level up (`resilience.ts` wraps `send`): `UpstreamRequest.idempotent` says which requests
+ * may be repeated, and every failure here is an `UpstreamTransportError` that says whether repeating could help.
  */
 import { Agent, type Dispatcher, request } from 'undici';
 import { DomainError } from '../../core/errors.ts';
@@ -35,6 +35,37 @@ export interface HttpOptions {
   maxResponseBytes: number;
 }
 
+export interface SendOptions {
+  /** This exchange's share of the caller's deadline; at most `HttpOptions.timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/**
+ * A transport failure. `retryable` is true only for failures where the same request may well succeed on a
+ * fresh connection (reset, refused, closed mid-body); never for timeouts (the caller's latency budget is
+ * spent), refused egress, or an oversized body.
+ */
+export class UpstreamTransportError extends DomainError {
+  constructor(
+    code: 'UPSTREAM_TIMEOUT' | 'UPSTREAM_BAD_RESPONSE' | 'UPSTREAM_ERROR' | 'EGRESS_DENIED',
+    message: string,
+    readonly retryable: boolean,
+    extra?: Record<string, unknown>,
+  ) {
+    super(code, message, extra === undefined ? {} : { extra });
+  }
+}
+
+/** Socket-level failures worth a second try. DNS NXDOMAIN, TLS and certificate errors are not among them. */
+const RETRYABLE_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+]);
+
 const MAX_REDIRECTS = 3;
 
 export class UpstreamHttp {
@@ -55,13 +86,14 @@ export class UpstreamHttp {
   }
 
   /** `provider` is the display name used in messages ("GitHub did not answer within 10000 ms"). */
-  async send(req: UpstreamRequest, provider: string): Promise<UpstreamResponse> {
+  async send(req: UpstreamRequest, provider: string, sendOpts: SendOptions = {}): Promise<UpstreamResponse> {
+    const timeoutMs = Math.max(1, Math.min(this.opts.timeoutMs, sendOpts.timeoutMs ?? this.opts.timeoutMs));
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.opts.timeoutMs);
+    }, timeoutMs);
     let stage: 'connect' | 'body' = 'connect';
     try {
       let url = req.url;
@@ -89,7 +121,7 @@ export class UpstreamHttp {
         timedOut,
         stage,
         provider,
-        timeoutMs: this.opts.timeoutMs,
+        timeoutMs,
         host: req.url.host,
       });
     } finally {
@@ -103,7 +135,11 @@ export class UpstreamHttp {
 
   private checkEgress(url: URL, guarded: boolean, provider: string): void {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new DomainError('EGRESS_DENIED', `The upstream URL for ${provider} must use http or https.`);
+      throw new UpstreamTransportError(
+        'EGRESS_DENIED',
+        `The upstream URL for ${provider} must use http or https.`,
+        false,
+      );
     }
     if (guarded) checkLiteralHost(url);
   }
@@ -139,7 +175,11 @@ async function readCapped(
     size += (chunk as Buffer).length;
     if (size > max) {
       body.destroy();
-      throw new DomainError('UPSTREAM_BAD_RESPONSE', `${provider} sent a response larger than ${max} bytes.`);
+      throw new UpstreamTransportError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${provider} sent a response larger than ${max} bytes.`,
+        false,
+      );
     }
     chunks.push(chunk as Buffer);
   }
@@ -169,11 +209,12 @@ function transportError(err: unknown, ctx: FailureContext): DomainError {
   const chain = causes(err);
   const denied = chain.find((e): e is EgressDeniedError => e instanceof EgressDeniedError);
   if (denied) {
-    return new DomainError(
+    return new UpstreamTransportError(
       'EGRESS_DENIED',
       `The upstream address for ${ctx.provider} is not allowed: ${denied.host} is a ${denied.addressClass} address. ` +
         'ces only connects to public addresses; an operator can allow a specific upstream with CES_UPSTREAM_OVERRIDES.',
-      { extra: { host: denied.host, address_class: denied.addressClass } },
+      false,
+      { host: denied.host, address_class: denied.addressClass },
     );
   }
   const codes = chain
@@ -181,16 +222,26 @@ function transportError(err: unknown, ctx: FailureContext): DomainError {
     .filter((c): c is string => typeof c === 'string');
   const undiciTimeout = codes.some((c) => /^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(c));
   if (ctx.timedOut || undiciTimeout) {
-    return new DomainError('UPSTREAM_TIMEOUT', `${ctx.provider} did not answer within ${ctx.timeoutMs} ms.`);
+    return new UpstreamTransportError(
+      'UPSTREAM_TIMEOUT',
+      `${ctx.provider} did not answer within ${ctx.timeoutMs} ms.`,
+      false,
+    );
   }
   if (ctx.stage === 'body') {
-    return new DomainError(
+    // The status line and headers arrived, so the upstream is up: a connection lost mid-body is transient.
+    return new UpstreamTransportError(
       'UPSTREAM_BAD_RESPONSE',
       `${ctx.provider} closed the connection before the response was complete.`,
+      true,
     );
   }
   const code = codes.find((c) => /^[A-Z_]+$/.test(c)) ?? 'network error';
-  return new DomainError('UPSTREAM_ERROR', `Could not reach ${ctx.provider} at ${ctx.host} (${code}).`);
+  return new UpstreamTransportError(
+    'UPSTREAM_ERROR',
+    `Could not reach ${ctx.provider} at ${ctx.host} (${code}).`,
+    codes.some((c) => RETRYABLE_NETWORK_CODES.has(c)),
+  );
 }
 
 function causes(err: unknown): unknown[] {

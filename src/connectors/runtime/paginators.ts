@@ -1,7 +1,8 @@
 /**
- * Paging styles. Each computes the complete URL of the next page from the current request and response (or
- * null on the last page); the executor signs that URL into the opaque `end_cursor`. A new style is one more
- * case here plus its schema branch — nothing else in the runtime knows how a provider pages.
+ * Paging styles. Each computes the complete next-page request (URL, and JSON body for body-paged searches)
+ * from the current request and response, or null on the last page; the executor signs it into the opaque
+ * `end_cursor`. A new style is one more case here plus its schema branch — nothing else in the runtime knows
+ * how a provider pages.
  */
 import type { Pagination } from '../schema.ts';
 import { atPath } from './dpath.ts';
@@ -12,12 +13,46 @@ export interface PageContext {
   headers: Record<string, string>;
   body: unknown;
   records: unknown[];
+  /** The parsed JSON body that was sent, if any (body-paged styles repeat it with the cursor set). */
+  requestBody?: unknown;
 }
 
+export interface NextPage {
+  url: URL;
+  /** Set only when the next page is requested with a JSON body. */
+  body?: Record<string, unknown>;
+}
+
+export function nextPage(pagination: Pagination | undefined, ctx: PageContext): NextPage | null {
+  if (pagination?.type === 'first_of') {
+    for (const style of pagination.styles) {
+      const next = nextPage(style, ctx);
+      if (next) return next;
+    }
+    return null;
+  }
+  if (pagination?.type === 'body_cursor' && pagination.in === 'body') {
+    const cursor = cursorOf(pagination, ctx.body);
+    if (cursor === null) return null;
+    // The provider wants the same search again with only the cursor added ("all other inputs unchanged").
+    const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
+    return { url: new URL(ctx.url), body: { ...sent, [pagination.param]: cursor } };
+  }
+  const url = nextPageUrl(pagination, ctx);
+  return url ? { url } : null;
+}
+
+/** The next page's URL for the query-paged styles (a body-paged style keeps the URL; see `nextPage`). */
 export function nextPageUrl(pagination: Pagination | undefined, ctx: PageContext): URL | null {
   if (!pagination) return null;
   switch (pagination.type) {
     case 'none':
+      return null;
+    case 'first_of':
+      for (const style of pagination.styles) {
+        const next = nextPageUrl(style, ctx);
+        if (next) return next;
+      }
       return null;
     case 'link_header': {
       const target = parseLinkHeader(ctx.headers.link ?? '').get((pagination.rel ?? 'next').toLowerCase());
@@ -28,10 +63,8 @@ export function nextPageUrl(pagination: Pagination | undefined, ctx: PageContext
       return typeof target === 'string' && target.length > 0 ? resolve(target, ctx.url) : null;
     }
     case 'body_cursor': {
-      if (pagination.has_more_path && atPath(ctx.body, pagination.has_more_path) !== true) return null;
-      const cursor = atPath(ctx.body, pagination.cursor_path);
-      if (cursor === undefined || cursor === null || cursor === '') return null;
-      return withParam(ctx.url, pagination.param, String(cursor));
+      const cursor = cursorOf(pagination, ctx.body);
+      return cursor === null ? null : withParam(ctx.url, pagination.param, cursor);
     }
     case 'page_number': {
       const size = numberParam(ctx.url, pagination.size_param) ?? pagination.page_size;
@@ -46,6 +79,16 @@ export function nextPageUrl(pagination: Pagination | undefined, ctx: PageContext
       return withParam(ctx.url, pagination.offset_param, String(offset + ctx.records.length));
     }
   }
+}
+
+function cursorOf(pagination: Extract<Pagination, { type: 'body_cursor' }>, body: unknown): string | null {
+  if (pagination.has_more_path && atPath(body, pagination.has_more_path) !== true) return null;
+  const cursor = atPath(body, pagination.cursor_path);
+  return cursor === undefined || cursor === null || cursor === '' ? null : String(cursor);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An empty page always ends paging; a short page ends it when the page size is known. */

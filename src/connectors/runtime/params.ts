@@ -10,6 +10,7 @@ import {
   actionOf,
   type ConnectorDefinition,
   type EntityDefinition,
+  type ObjectPropertyDefinition,
   type ParamDefinition,
 } from '../schema.ts';
 import { placeholders } from '../template.ts';
@@ -90,6 +91,9 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
     }
     const why = checkValue(name, value, param) ?? checkPathSegment(name, value, inPath);
     if (why) problems.push(problem(name, why, 'invalid_value'));
+    // The provider would answer an error or silently ignore one of the two; say so before calling it.
+    const clash = hasCursor ? undefined : param.conflicts_with?.find((other) => given(params, other));
+    if (clash) problems.push(problem(name, `'${name}' can't be combined with '${clash}'`, 'conflict'));
   }
   if (!hasCursor) {
     for (const [name, param] of Object.entries(declared)) {
@@ -106,6 +110,10 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
   );
 }
 
+function given(params: Record<string, unknown>, name: string): boolean {
+  return Object.hasOwn(params, name) && params[name] !== undefined && params[name] !== null;
+}
+
 export function describeParams(resolved: ResolvedAction): string {
   const parts = Object.entries(resolved.action.params ?? {}).map(([name, p]) => {
     const type = p.enum ? p.enum.map((v) => JSON.stringify(v)).join('|') : p.type;
@@ -115,7 +123,12 @@ export function describeParams(resolved: ResolvedAction): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
+// An ObjectPropertyDefinition is a ParamDefinition without the placement keys, so members reuse this check.
 function checkValue(name: string, value: unknown, p: ParamDefinition): string | undefined {
+  if (p.type === 'object') {
+    if (!isType(value, 'object')) return `'${name}' must be an object`;
+    return p.properties ? checkMembers(name, value as object, p.properties) : undefined;
+  }
   if (p.type === 'array') {
     if (!Array.isArray(value)) return `'${name}' must be an array`;
     const itemType = p.items?.type ?? 'string';
@@ -146,6 +159,28 @@ function checkValue(name: string, value: unknown, p: ParamDefinition): string | 
   return undefined;
 }
 
+/** The members of an `object` param: unknown ones are refused (a typo would otherwise be silently ignored upstream). */
+function checkMembers(
+  name: string,
+  value: object,
+  props: Record<string, ObjectPropertyDefinition>,
+): string | undefined {
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(props, key))
+      return `'${name}' has an unknown member '${clip(key)}' (accepted: ${Object.keys(props).join(', ')})`;
+  }
+  for (const [key, prop] of Object.entries(props)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined || member === null) {
+      if (prop.required) return `'${name}.${key}' is required`;
+      continue;
+    }
+    const why = checkValue(`${name}.${key}`, member, prop);
+    if (why) return why;
+  }
+  return undefined;
+}
+
 /**
  * Path params are encoded as one segment each, but `.` and `..` survive encoding and URL parsers resolve them,
  * so `repo: '..'` could walk out of the declared path.
@@ -162,6 +197,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function isType(value: unknown, type: string): boolean {
+  if (type === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value);
   if (type === 'integer') return Number.isInteger(value);
   if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
   return typeof value === type;

@@ -16,26 +16,37 @@ export function resolveBaseUrl(
   def: ConnectorDefinition,
   config: Record<string, unknown>,
   overrides: Record<string, string>,
+  credentials?: ResolvedCredentials,
 ): BaseUrl {
   const override = overrides[def.slug];
   if (override !== undefined) return toBase(override, false, `upstream override for '${def.slug}'`);
   const values: Record<string, string> = {};
   for (const [name, v] of Object.entries(def.base_url_variables ?? {})) {
-    const key = v.config_key ?? name;
-    const given = config[key];
-    const value = typeof given === 'string' && given.length > 0 ? given : v.default;
+    const key = v.config_key ?? (v.credential_field === undefined ? name : undefined);
+    const field = v.credential_field;
+    const fromCredentials = field === undefined ? undefined : nonEmpty(credentials?.values[field]);
+    const fromConfig = key === undefined ? undefined : nonEmpty(config[key]);
+    const value = fromCredentials ?? fromConfig ?? v.default;
+    // Where the value came from names the field to fix; the value itself is never echoed.
+    const source =
+      fromCredentials !== undefined ? `credentials.${field}` : `replication_config.${key ?? name}`;
     if (value === undefined) {
+      const where = [field && `credentials.${field}`, key && `replication_config.${key}`].filter(Boolean);
       throw badConfig(
-        key,
-        `replication_config.${key} is required to build the ${def.name} base URL (${v.description}).`,
+        where[0] as string,
+        `${where.join(' or ')} is required to build the ${def.name} base URL (${v.description}).`,
       );
     }
     if (v.pattern !== undefined && !new RegExp(v.pattern, 'u').test(value)) {
-      throw badConfig(key, `replication_config.${key} must match ${v.pattern}.`);
+      throw badConfig(source, `${source} must match ${v.pattern}.`);
     }
     values[name] = value;
   }
-  return toBase(render(def.base_url, values), true, 'the base URL built from replication_config');
+  return toBase(render(def.base_url, values), true, 'the base URL built from the connector settings');
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
 function toBase(raw: string, guarded: boolean, what: string): BaseUrl {
@@ -58,10 +69,10 @@ function toBase(raw: string, guarded: boolean, what: string): BaseUrl {
   return { href: url.href.replace(/\/+$/, ''), origin: url.origin, guarded };
 }
 
-function badConfig(key: string | null, message: string): DomainError {
-  const field = key === null ? 'replication_config' : `replication_config.${key}`;
+/** `field` is the full path of the setting at fault (`replication_config.x`, `credentials.y`). */
+function badConfig(field: string | null, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', message, {
-    errors: [{ field, message, error_code: 'invalid_config' }],
+    errors: [{ field: field ?? 'replication_config', message, error_code: 'invalid_config' }],
   });
 }
 
@@ -92,7 +103,7 @@ export function buildRequest(
   const query: Array<[string, string]> = Object.entries(req.query ?? {});
   // Declared order, not the client's order, so the same call always produces the same URL.
   for (const [name, param] of Object.entries(declared)) {
-    const value = Object.hasOwn(params, name) ? params[name] : undefined;
+    const value = paramValue(name, param, params);
     if (value === undefined || value === null) continue;
     const key = param.api_name ?? name;
     switch (placementOf(name, param, req)) {
@@ -113,11 +124,22 @@ export function buildRequest(
     }
   }
   // encodeURIComponent makes each value exactly one segment ('/' -> %2F); '.'/'..' are rejected by validation.
-  const url = new URL(base.href + render(req.path, pathValues, encodeURIComponent));
+  const url = new URL(base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent));
   for (const [k, v] of query) url.searchParams.append(k, v);
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
   const hasBody = req.method !== 'GET' && Object.keys(body).length > 0;
   return { url, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) };
+}
+
+/** The client's value, else the default of a `send_default` param unless a conflicting param was given. */
+function paramValue(name: string, param: ParamDefinition, params: Record<string, unknown>): unknown {
+  const given = Object.hasOwn(params, name) ? params[name] : undefined;
+  if (given !== undefined && given !== null) return given;
+  if (param.send_default !== true) return undefined;
+  const conflicting = (param.conflicts_with ?? []).some(
+    (other) => Object.hasOwn(params, other) && params[other] !== undefined && params[other] !== null,
+  );
+  return conflicting ? undefined : param.default;
 }
 
 function scalar(value: unknown): string {
@@ -190,4 +212,10 @@ export function applyAuth(
       url.searchParams.set(auth.name, fill(auth.value));
       return auth.name;
   }
+}
+
+/** An optional path param may only be the last segment (`/tarball/{ref}`); without a value that segment goes. */
+function optionalTail(path: string, values: Record<string, string>): string {
+  const tail = /\/\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(path);
+  return tail?.[1] !== undefined && values[tail[1]] === undefined ? path.slice(0, tail.index) : path;
 }

@@ -153,7 +153,11 @@ function sanitize(value: unknown, secrets: string[], depth: number): unknown {
   return out;
 }
 
+/** The first exposed string, or list of strings (Gong's `errors: ["..."]`), in `expose_body_keys` order. */
 function upstreamMessage(exposed: Record<string, unknown>): string {
-  const text = Object.values(exposed).find((v): v is string => typeof v === 'string' && v.length > 0);
+  const texts = Object.values(exposed).map((v) =>
+    Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string') ? v.join('; ') : v,
+  );
+  const text = texts.find((v): v is string => typeof v === 'string' && v.length > 0);
   return text ? `: ${text.length > 300 ? `${text.slice(0, 300)}...` : text}` : '';
 }

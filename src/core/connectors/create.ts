@@ -31,7 +31,8 @@ export async function createConnector(
   const credentials = resolveCredentials(def, input.credentials);
   const replicationConfig = validateReplicationConfig(def, input.replication_config);
   const id = randomUUID();
-  await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
+  // The check may have refreshed an OAuth2 grant (rotating a single-use refresh token): store what it used.
+  const checked = await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
 
   const now = isoNow(deps);
   await deps.store.connectors.create({
@@ -42,8 +43,8 @@ export async function createConnector(
     connector_type: def.slug,
     name: input.name?.trim() || `${def.name} - ${id}`,
     replication_config: replicationConfig,
-    credential_option: credentials.option,
-    credentials: deps.vault.encrypt(JSON.stringify(credentials), connectorAad(ctx.organizationId, id)),
+    credential_option: checked.option,
+    credentials: deps.vault.encrypt(JSON.stringify(checked), connectorAad(ctx.organizationId, id)),
     now,
   });
   const created = await deps.store.connectors.get(ctx.organizationId, id);

@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedCredentials } from '../../connectors/credentials.ts';
+import type { DownloadResult } from '../../connectors/runtime/download.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { assertCredentialsUsable, connectorCredentialStore } from './credential-store.ts';
 import { connectorNotFound, definitionOf } from './lookup.ts';
 
 export interface ExecuteInput {
@@ -13,6 +15,18 @@ export interface ExecuteInput {
   params?: Record<string, unknown> | undefined;
   select_fields?: string[] | null | undefined;
   exclude_fields?: string[] | null | undefined;
+  /** HTTP Range of the execute request, passed to the provider by `download`. */
+  range?: string | undefined;
+}
+
+/** A `download` answers with the file itself rather than the JSON envelope. */
+export interface DownloadOutput {
+  kind: 'download';
+  file: DownloadResult;
+}
+
+export function isDownload(out: object): out is DownloadOutput {
+  return (out as { kind?: unknown }).kind === 'download';
 }
 
 export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: string, input: ExecuteInput) {
@@ -27,15 +41,41 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
       `Workspace '${connector.workspace_name}' is inactive; reactivate it (PUT /api/v1/workspaces/${connector.workspace_id} {"status":"active"}) to execute its connectors.`,
     );
   }
+  // Refused OAuth2 grants stay refused: answer at once instead of asking the provider again.
+  assertCredentialsUsable(connector);
   const def = definitionOf(deps, connector);
-  const params = input.params ?? {};
+  let params = input.params ?? {};
+  let range = input.range;
+  if (input.action === 'download' && typeof params.range_header === 'string') {
+    // The reference SDK's name for the Range header; ces also takes the real header.
+    const { range_header, ...rest } = params;
+    range ??= range_header as string;
+    params = rest;
+  }
   // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
   deps.runtime.validate(def, input.entity, input.action, params);
 
   const credentials = JSON.parse(
     deps.vault.decrypt(stored, connectorAad(ctx.organizationId, id)),
   ) as ResolvedCredentials;
+  const credentialStore = connectorCredentialStore(deps, ctx.organizationId, id, stored);
 
+  if (input.action === 'download') {
+    const file = await deps.runtime.download(
+      {
+        connectorId: id,
+        definition: def,
+        credentials,
+        config: connector.replication_config,
+        entity: input.entity,
+        action: input.action,
+        params,
+        credentialStore,
+      },
+      range,
+    );
+    return { kind: 'download', file } satisfies DownloadOutput;
+  }
   const output = await deps.runtime.execute({
     connectorId: id,
     definition: def,
@@ -44,6 +84,7 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
     entity: input.entity,
     action: input.action,
     params,
+    credentialStore,
   });
   return {
     status: 'success' as const,

@@ -27,8 +27,13 @@ export async function updateConnector(
       : connector.replication_config;
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   if (input.credentials !== undefined) {
-    credentials = resolveCredentials(def, input.credentials);
-    await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
+    // What the check used: it may have refreshed an OAuth2 grant. Storing new credentials clears needs_reauth.
+    credentials = await deps.runtime.checkCredentials(
+      def,
+      resolveCredentials(def, input.credentials),
+      replicationConfig,
+      id,
+    );
   }
   const updated = await deps.store.connectors.update(ctx.organizationId, id, {
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),

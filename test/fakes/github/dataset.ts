@@ -1,6 +1,16 @@
 // The deterministic in-memory dataset behind the handwritten routes. Records are compact; render.ts
 // expands them into GitHub's documented JSON shapes on the way out, so 10 000 seeded issues stay cheap.
-import { createHash } from 'node:crypto';
+import {
+  type CommitRecord,
+  type Committer,
+  generateCommits,
+  type ReleasePlan,
+  type ReleaseRecord,
+  sha,
+  WIDGETS_RELEASES,
+} from './dataset-git.ts';
+
+export { sha };
 
 export interface Account {
   id: number;
@@ -82,6 +92,19 @@ export interface RepoRecord {
   /** Issues and pull requests share one number sequence, as on GitHub; index = number - 1. */
   issues: IssueRecord[];
   comments: Map<number, CommentRecord[]>;
+  /** Linear history, oldest first. */
+  commits: CommitRecord[];
+  /** Branch name -> head sha. */
+  branches: Map<string, string>;
+  /** Newest first, as "List releases" returns them. */
+  releases: ReleaseRecord[];
+}
+
+export interface ResolvedRef {
+  kind: 'branch' | 'tag' | 'sha';
+  /** Branch or tag name, or the full sha. */
+  name: string;
+  commit: CommitRecord;
 }
 
 const HOUR = 3_600_000;
@@ -98,11 +121,14 @@ const DEFAULT_LABELS: ReadonlyArray<Omit<Label, 'id'>> = [
   { name: 'enhancement', color: 'a2eeef', description: 'New feature or request', default: true },
 ];
 
-const TOPICS = ['gears', 'sprockets', 'flanges', 'rivets', 'bearings', 'pulleys', 'levers', 'springs'];
+// GitHub's other default labels, added to ces-demo/widgets so it has six.
+const MORE_LABELS: ReadonlyArray<Omit<Label, 'id'>> = [
+  { name: 'good first issue', color: '7057ff', description: 'Good for newcomers', default: true },
+  { name: 'help wanted', color: '008672', description: 'Extra attention is needed', default: true },
+  { name: 'question', color: 'd876e3', description: 'Further information is requested', default: true },
+];
 
-export function sha(seed: string): string {
-  return createHash('sha1').update(seed).digest('hex');
-}
+const TOPICS = ['gears', 'sprockets', 'flanges', 'rivets', 'bearings', 'pulleys', 'levers', 'springs'];
 
 export class Dataset {
   readonly accounts = new Map<string, Account>();
@@ -113,6 +139,8 @@ export class Dataset {
   private nextPullId = 850_000_001;
   private nextCommentId = 900_000_001;
   private nextLabelId = 950_000_001;
+  private nextReleaseId = 960_000_001;
+  private nextAssetId = 970_000_001;
 
   /** The account every accepted token authenticates as. */
   readonly viewer: Account;
@@ -144,7 +172,11 @@ export class Dataset {
     const widgets = this.addRepo(org, 'widgets', {
       private: true,
       description: 'Widgets, gadgets and the issues they cause',
+      commits: 40,
     });
+    for (const label of MORE_LABELS) widgets.labels.push({ ...label, id: this.nextLabelId++ });
+    widgets.branches.set('release/1.x', widgets.commits[24]?.sha ?? '');
+    for (const plan of WIDGETS_RELEASES) this.addRelease(widgets, plan);
     // Issues 5, 10, 15, 20, 25 are pull requests: 10 merged, 15 closed unmerged, 20 a draft.
     for (let n = 1; n <= 25; n += 1) {
       const issue = this.addIssue(widgets);
@@ -186,6 +218,36 @@ export class Dataset {
     return [...this.repos.values()].filter((repo) => repo.owner === owner);
   }
 
+  allRepos(): RepoRecord[] {
+    return [...this.repos.values()];
+  }
+
+  /**
+   * Resolves a ref the way "Get a commit" documents it: a branch or tag name (optionally as heads/…, tags/…
+   * or refs/…), a full sha, or an unambiguous sha prefix of at least 4 hex digits.
+   */
+  resolveRef(repo: RepoRecord, ref: string): ResolvedRef | undefined {
+    const name = ref.startsWith('refs/') ? ref.slice('refs/'.length) : ref;
+    const byBranch = (branch: string): ResolvedRef | undefined => {
+      const head = repo.branches.get(branch);
+      const commit = head === undefined ? undefined : repo.commits.find((c) => c.sha === head);
+      return commit && { kind: 'branch', name: branch, commit };
+    };
+    const byTag = (tag: string): ResolvedRef | undefined => {
+      const release = repo.releases.find((r) => r.tag === tag);
+      const commit = release && repo.commits.find((c) => c.sha === release.commitSha);
+      return commit && { kind: 'tag', name: tag, commit };
+    };
+    if (name.startsWith('heads/')) return byBranch(name.slice('heads/'.length));
+    if (name.startsWith('tags/')) return byTag(name.slice('tags/'.length));
+    const named = byBranch(name) ?? byTag(name);
+    if (named !== undefined) return named;
+    if (!/^[0-9a-f]{4,40}$/i.test(name)) return undefined;
+    const matches = repo.commits.filter((c) => c.sha.startsWith(name.toLowerCase()));
+    const commit = matches.length === 1 ? matches[0] : undefined;
+    return commit && { kind: 'sha', name: commit.sha, commit };
+  }
+
   /** Appends `count` generated plain issues; creates the owner (as an Organization) and repo if missing. */
   seedIssues(ownerLogin: string, name: string, count: number): void {
     const owner =
@@ -225,9 +287,10 @@ export class Dataset {
   private addRepo(
     owner: Account,
     name: string,
-    opts: { private: boolean; description: string | null },
+    opts: { private: boolean; description: string | null; commits?: number },
   ): RepoRecord {
     const id = this.nextRepoId++;
+    const createdAt = EPOCH - (id % 97) * 24 * HOUR;
     const repo: RepoRecord = {
       id,
       owner,
@@ -237,16 +300,58 @@ export class Dataset {
       language: 'TypeScript',
       topics: [TOPICS[id % TOPICS.length] ?? 'gears'],
       defaultBranch: 'main',
-      createdAt: EPOCH - (id % 97) * 24 * HOUR,
+      createdAt,
       updatedAt: EPOCH + (id % 13) * HOUR,
       pushedAt: EPOCH + (id % 29) * HOUR,
       labels: DEFAULT_LABELS.map((label) => ({ ...label, id: this.nextLabelId++ })),
       issues: [],
       comments: new Map(),
+      commits: generateCommits(`${owner.login}/${name}`, opts.commits ?? 3, this.committers(), createdAt),
+      branches: new Map(),
+      releases: [],
     };
+    const head = repo.commits.at(-1);
+    if (head !== undefined) repo.branches.set(repo.defaultBranch, head.sha);
     this.repos.set(`${owner.login}/${name}`.toLowerCase(), repo);
     this.reposById.set(id, repo);
     return repo;
+  }
+
+  private committers(): Committer[] {
+    return ['octocat', 'hubot'].flatMap((login) => {
+      const account = this.account(login);
+      return account === undefined ? [] : [{ login, id: account.id, name: account.name }];
+    });
+  }
+
+  private addRelease(repo: RepoRecord, plan: ReleasePlan): void {
+    const commit = repo.commits[plan.commit - 1];
+    if (commit === undefined) throw new Error(`release ${plan.tag} tags a missing commit`);
+    const createdAt = commit.committer.date;
+    const publishedAt = createdAt + HOUR;
+    repo.releases.unshift({
+      id: this.nextReleaseId++,
+      tag: plan.tag,
+      commitSha: commit.sha,
+      targetCommitish: repo.defaultBranch,
+      name: plan.name,
+      body: plan.body,
+      draft: false,
+      prerelease: plan.prerelease,
+      author: 'octocat',
+      createdAt,
+      publishedAt,
+      assets: plan.assets.map((asset, i) => ({
+        id: this.nextAssetId++,
+        name: asset.name,
+        label: asset.label,
+        contentType: asset.contentType,
+        size: asset.size,
+        downloadCount: 100 * (i + 1) + plan.commit,
+        uploader: 'octocat',
+        createdAt: publishedAt,
+      })),
+    });
   }
 
   /** Everything about an issue derives from its number, so every run serves identical data. */

@@ -1,6 +1,7 @@
 // Proves the fake speaks GitHub's wire format by driving it with the official client, @octokit/rest,
 // pointed at it through `baseUrl`, exactly as it would talk to https://api.github.com.
 import assert from 'node:assert/strict';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { Octokit } from '@octokit/rest';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './index.ts';
@@ -37,6 +38,31 @@ async function rejection(promise: Promise<unknown>): Promise<HttpFailure> {
     return failure as HttpFailure;
   }
   assert.fail('expected the request to be rejected');
+}
+
+/** A GET that reports what arrived before the connection ended, complete or not. */
+function rawGet(url: string): Promise<{
+  status: number;
+  headers: IncomingHttpHeaders;
+  bytes: Buffer;
+  complete: boolean;
+}> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { headers: { authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', () => {});
+      res.on('close', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          bytes: Buffer.concat(chunks),
+          complete: res.complete,
+        }),
+      );
+    });
+    req.on('error', reject);
+  });
 }
 
 function messageOf(failure: HttpFailure): string {
@@ -378,6 +404,60 @@ describe('auth, errors and faults', () => {
     assert.match(messageOf(error), /secondary rate limit/);
     const after = await octokit.rest.issues.listForRepo({ owner: 'ces-demo', repo: 'widgets' });
     assert.equal(after.status, 200);
+  });
+
+  test('failNext({hang}) accepts the request and never answers; close() still returns', async () => {
+    fake.failNext({ hang: true, match: '/user' });
+    const timedOut = await fetch(`${fake.url}/user`, {
+      headers: { authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}` },
+      signal: AbortSignal.timeout(200),
+    }).catch((error: unknown) => error);
+    assert.ok(timedOut instanceof Error && timedOut.name === 'TimeoutError', String(timedOut));
+    assert.equal(fake.requests.length, 1, 'the request was received');
+    assert.equal((await octokit.rest.users.getAuthenticated()).status, 200, 'only one request hangs');
+
+    fake.failNext({ hang: true });
+    const pending = fetch(`${fake.url}/users/octocat`).then(
+      () => 'answered',
+      () => 'connection closed',
+    );
+    while (fake.requests.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    await fake.close();
+    assert.equal(await pending, 'connection closed');
+  });
+
+  test('failNext({resetAfterBytes}) sends headers and exactly that many body bytes, then cuts', async () => {
+    fake.failNext({ resetAfterBytes: 10, match: '/repos/ces-demo/widgets' });
+    const { status, headers, bytes, complete } = await rawGet(`${fake.url}/repos/ces-demo/widgets`);
+    assert.equal(status, 200);
+    assert.ok(Number(headers['content-length']) > 10, 'the real response was being sent');
+    assert.equal(bytes.toString(), '{"id":7000');
+    assert.equal(complete, false);
+    assert.equal((await octokit.rest.repos.get({ owner: 'ces-demo', repo: 'widgets' })).status, 200);
+
+    fake.failNext({ resetAfterBytes: 0, status: 502, body: 'Bad Gateway' });
+    const cut = await rawGet(`${fake.url}/user`);
+    assert.deepEqual([cut.status, cut.bytes.length, cut.complete], [502, 0, false]);
+    fake.failNext({ resetAfterBytes: 5 });
+    const res = await fetch(`${fake.url}/user`, {
+      headers: { authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}` },
+    });
+    assert.equal(res.status, 200);
+    await assert.rejects(res.text(), /terminated/);
+  });
+
+  test('failNext({resetAfterBytes}) also cuts a streamed archive download', async () => {
+    fake.setArchiveSize(4 * 1024 * 1024);
+    fake.failNext({ resetAfterBytes: 1_000_000, match: '/_codeload/' });
+    const redirect = await fetch(`${fake.url}/repos/ces-demo/widgets/tarball/main`, {
+      headers: { authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}` },
+      redirect: 'manual',
+    });
+    const download = await rawGet(redirect.headers.get('location') ?? '');
+    assert.equal(download.status, 200);
+    assert.equal(download.headers['content-length'], String(4 * 1024 * 1024));
+    assert.equal(download.bytes.length, 1_000_000);
+    assert.equal(download.complete, false);
   });
 
   test('failNext with times repeats server errors', async () => {

@@ -1,16 +1,19 @@
 // A wire-faithful fake of the GitHub REST API v3 (https://api.github.com) on a real node:http server.
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)  → the fault
-//   2. /_codeload/… (stands in for https://codeload.github.com; no auth there, as on GitHub) → recording
+//   2. /_codeload/… (stands in for https://codeload.github.com; no auth there, as on GitHub) → recording,
+//      else an archive of the seeded dataset (archive.ts)
 //   3. a present but unknown credential                     → 401 Bad credentials
 //   4. an exact recorded request from @octokit/fixtures     → replay.ts (any accepted token; none → 401)
-//   5. a handwritten route over the seeded dataset          → routes.ts
+//   5. a handwritten route over the seeded dataset          → routes.ts, routes-git.ts, search.ts
 //   6. anything else                                        → GitHub's 404 body, recorded in `unhandled`
 // Dataset: org `ces-demo` with private repo `widgets` (issues 1–25, #5/#10/#15/#20/#25 are pull requests,
-// 3 comments on #1); users `octocat` (Hello-World, Spoon-Knife; every accepted token authenticates as
-// octocat) and `hubot`.
+// 3 comments on #1; 40 commits on main, branch release/1.x at commit 25; releases v1.0.0, v1.1.0 and the
+// prerelease v2.0.0-beta.1; 6 labels); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
+// accepted token authenticates as octocat) and `hubot`.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Archives } from './archive.ts';
 import { Dataset } from './dataset.ts';
 import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from './replay.ts';
 import { createRoutes } from './routes.ts';
@@ -24,16 +27,38 @@ export interface RecordedRequest {
   body: string;
 }
 
-export interface GithubFault {
-  status: number;
-  headers?: Record<string, string>;
-  /** object → JSON, string → raw */
-  body?: unknown;
+interface FaultTarget {
   /** default 1 */
   times?: number;
   /** optional path prefix the fault applies to */
   match?: string;
 }
+
+/** Answers with this response instead of the real one. */
+export interface GithubResponseFault extends FaultTarget {
+  status: number;
+  headers?: Record<string, string>;
+  /** object → JSON, string → raw */
+  body?: unknown;
+}
+
+/** Accepts the request and never answers; the socket stays open until the client gives up or close(). */
+export interface GithubHangFault extends FaultTarget {
+  hang: true;
+}
+
+/**
+ * Sends the status line, the headers and the first `resetAfterBytes` bytes of the body, then destroys the
+ * socket. The response is the real one (JSON, replay or archive), or the given status/body if set.
+ */
+export interface GithubResetFault extends FaultTarget {
+  resetAfterBytes: number;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export type GithubFault = GithubResponseFault | GithubHangFault | GithubResetFault;
 
 export interface GithubFakeOptions {
   /** accepted tokens, default ['ghp_test_token_0001'] */
@@ -51,6 +76,12 @@ export interface GithubFake {
   failNext(fault: GithubFault): void;
   /** add `count` generated issues to a repo (creates the repo if missing) */
   seedIssues(owner: string, repo: string, count: number): void;
+  /**
+   * Makes every dataset archive exactly `bytes` long (streamed, never held in memory); undefined restores the
+   * small default archive. Recorded archives (`get-archive`) are unaffected.
+   */
+  setArchiveSize(bytes: number | undefined): void;
+  /** Closes the server and every open connection (hung requests included); safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -60,11 +91,12 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
   const tokens = new Set(opts.tokens ?? [GITHUB_FAKE_DEFAULT_TOKEN]);
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults: Array<Required<Pick<GithubFault, 'times'>> & GithubFault> = [];
+  const faults: Array<GithubFault & { times: number }> = [];
   const limiter = new RateLimiter();
   const data = new Dataset();
   let replays: ReplayTable | undefined;
   let routes: ReturnType<typeof createRoutes> | undefined;
+  let archives: Archives | undefined;
 
   const takeFault = (path: string): GithubFault | undefined => {
     const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
@@ -76,13 +108,16 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): void => {
-    if (replays === undefined || routes === undefined) throw new Error('github fake used before it listened');
+    if (replays === undefined || routes === undefined || archives === undefined)
+      throw new Error('github fake used before it listened');
     const url = new URL(recorded.path, 'http://fake.invalid');
     const auth = parseAuth(req.headers, tokens);
     const method = recorded.method;
 
     const fault = takeFault(recorded.path);
-    if (fault !== undefined) {
+    if (fault !== undefined && 'hang' in fault) return;
+    if (fault !== undefined && 'resetAfterBytes' in fault) truncate(res, fault.resetAfterBytes);
+    if (fault?.status !== undefined) {
       const headers = { ...baseHeaders(auth, limiter.take(auth, 'core')), ...lowerKeys(fault.headers ?? {}) };
       const body = fault.body ?? errorBody(fault.status, defaultMessage(fault.status));
       send(res, fault.status, headers, body);
@@ -96,8 +131,8 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
 
     if (url.pathname.startsWith(`${CODELOAD_PREFIX}/`)) {
       const recording = replays.find(method, recorded.path);
-      if (recording === undefined) notFound();
-      else replay(res, recording, auth);
+      if (recording !== undefined) replay(res, recording, auth);
+      else if (method !== 'GET' || !archives.serve(url.pathname, url.searchParams, res)) notFound();
       return;
     }
     if (auth.kind === 'bad') {
@@ -121,8 +156,12 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
       notFound();
       return;
     }
-    const headers = baseHeaders(auth, limiter.take(auth, 'core'));
+    const headers = baseHeaders(auth, limiter.take(auth, result.rateResource ?? 'core'));
     if (result.link !== undefined) headers.link = result.link;
+    for (const [name, value] of Object.entries(result.headers ?? {})) {
+      if (value === null) delete headers[name];
+      else headers[name] = value;
+    }
     send(res, result.status, headers, result.body);
   };
 
@@ -164,7 +203,10 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     server.close();
     throw error;
   }
-  routes = createRoutes(data, url);
+  archives = new Archives(data, url);
+  routes = createRoutes(data, url, archives);
+  const archiveSizes = archives;
+  let closing: Promise<void> | undefined;
 
   return {
     url,
@@ -176,14 +218,59 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     seedIssues(owner, repo, count) {
       data.seedIssues(owner, repo, count);
     },
+    setArchiveSize(bytes) {
+      archiveSizes.setSize(bytes);
+    },
     close() {
-      return new Promise<void>((resolve, reject) => {
+      // Idempotent: a test may close early (e.g. to release a hung request) and afterEach close again.
+      closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets from clients (undici, octokit) would otherwise hold close() open.
+        // Keep-alive sockets from clients (undici, octokit) and hung requests would otherwise hold it open.
         server.closeAllConnections();
       });
+      return closing;
     },
   };
+}
+
+/**
+ * Lets at most `limit` body bytes through, then destroys the socket once they are written. Wraps this one
+ * response's write/end, so it works the same for JSON, replays and streamed archives.
+ */
+function truncate(res: ServerResponse, limit: number): void {
+  let sent = 0;
+  let cut = false;
+  const write = res.write.bind(res) as (chunk: Buffer, cb?: (err?: Error | null) => void) => boolean;
+  const destroy = () => res.socket?.destroy();
+  const take = (chunk: unknown, encoding: unknown): boolean => {
+    if (cut || chunk === undefined || chunk === null || typeof chunk === 'function') return !cut;
+    const buf = Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
+    const room = limit - sent;
+    if (buf.length < room) {
+      sent += buf.length;
+      return write(buf);
+    }
+    sent = limit;
+    cut = true;
+    // Destroyed once written (not merely queued), so the client sees exactly `limit` body bytes.
+    write(buf.subarray(0, room), destroy);
+    return false;
+  };
+  res.write = ((chunk: unknown, encoding?: unknown) => take(chunk, encoding)) as typeof res.write;
+  res.end = ((chunk?: unknown, encoding?: unknown) => {
+    take(chunk, encoding);
+    // A body shorter than the limit went out whole; the connection is still cut instead of ended cleanly.
+    if (!cut) {
+      cut = true;
+      if (!res.headersSent) res.flushHeaders();
+      setImmediate(destroy);
+    }
+    return res;
+  }) as typeof res.end;
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

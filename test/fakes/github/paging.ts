@@ -20,6 +20,13 @@ function parsePositiveInt(raw: string | null): number | undefined {
   return n > 0 ? n : undefined;
 }
 
+export interface PagingOptions {
+  defaultPerPage?: number;
+  maxPerPage?: number;
+  /** Only this many leading results can be paged to (search: 1000); `last` points at the last such page. */
+  reachable?: number;
+}
+
 /**
  * `linkPath` is the canonical id-based path GitHub advertises in `link` (e.g. /repositories/{id}/issues),
  * which need not be the path the client called.
@@ -29,11 +36,13 @@ export function paginate<T>(
   query: URLSearchParams,
   baseUrl: string,
   linkPath: string,
+  opts: PagingOptions = {},
 ): Page<T> {
-  const { perPage, page } = parsePaging(query);
+  const { perPage, page } = parsePaging(query, opts.defaultPerPage, opts.maxPerPage);
+  const reachable = Math.min(all.length, opts.reachable ?? all.length);
   const start = (page - 1) * perPage;
-  const items = all.slice(start, start + perPage);
-  const lastPage = Math.max(1, Math.ceil(all.length / perPage));
+  const items = all.slice(start, Math.min(start + perPage, reachable));
+  const lastPage = Math.max(1, Math.ceil(reachable / perPage));
 
   const href = (n: number) => {
     const params = new URLSearchParams(query);

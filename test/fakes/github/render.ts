@@ -24,6 +24,7 @@ type IssueComment = Rest['issues']['listComments']['response']['data'][number];
 type PullSimple = Rest['pulls']['list']['response']['data'][number];
 type Pull = Rest['pulls']['get']['response']['data'];
 type AuthorAssociation = Issue['author_association'] & string;
+type LabelJson = Rest['issues']['getLabel']['response']['data'];
 
 function openIssueCount(repo: RepoRecord): number {
   let open = 0;
@@ -153,6 +154,7 @@ export function fullRepository(ctx: RenderContext, repo: RepoRecord): FullReposi
   };
 }
 
+// Untyped on purpose: pull requests embed labels with a non-null description, the label schema allows null.
 function label(ctx: RenderContext, repo: RepoRecord, l: Label) {
   return {
     id: l.id,
@@ -163,6 +165,11 @@ function label(ctx: RenderContext, repo: RepoRecord, l: Label) {
     default: l.default,
     description: l.description,
   };
+}
+
+/** "List labels for a repository" items and "Get a label". */
+export function labelJson(ctx: RenderContext, repo: RepoRecord, l: Label): LabelJson {
+  return label(ctx, repo, l);
 }
 
 function labels(ctx: RenderContext, repo: RepoRecord, names: string[]) {

@@ -1,10 +1,14 @@
 // Handwritten, stateful routes over the in-memory dataset, for everything @octokit/fixtures did not record.
 // Each route names the docs.github.com reference page it follows; that URL is also the documentation_url
-// GitHub puts in the route's 404 body.
+// GitHub puts in the route's 404 body. Users, organizations, repositories, issues, comments and pull requests
+// are here; commits, releases, labels and archives in routes-git.ts; search in search.ts.
+import type { Archives } from './archive.ts';
 import type { Account, Dataset, IssueRecord, RepoRecord } from './dataset.ts';
-import { paginate } from './paging.ts';
+import { type PagingOptions, paginate } from './paging.ts';
 import * as render from './render.ts';
-import { type Auth, errorBody } from './wire.ts';
+import { gitRoutes } from './routes-git.ts';
+import { searchRoutes } from './search.ts';
+import { type Auth, errorBody, type RateResource } from './wire.ts';
 
 const DOCS = {
   authenticatedUser: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
@@ -30,17 +34,46 @@ export interface RouteResult {
   status: number;
   body: unknown;
   link?: string;
+  /** Merged over the standard JSON headers; null removes one (e.g. the 302 of an archive download). */
+  headers?: Record<string, string | null>;
+  /** Rate-limit bucket the request counts against; default core. */
+  rateResource?: RateResource;
 }
 
-type Handler = (match: string[], req: RouteRequest) => RouteResult;
+export type Handler = (match: string[], req: RouteRequest) => RouteResult;
+export type Route = [RegExp, Handler];
 
-const notFound = (doc: string): RouteResult => ({ status: 404, body: errorBody(404, 'Not Found', doc) });
+export const notFound = (doc: string): RouteResult => ({
+  status: 404,
+  body: errorBody(404, 'Not Found', doc),
+});
 
 // Repository routes answer both /repos/{owner}/{repo}/… and the id-based /repositories/{id}/… that GitHub
-// advertises in `link` headers.
-const REPO = '(?:repos/([^/]+)/([^/]+)|repositories/(\\d+))';
+// advertises in `link` headers. The pattern takes match groups 1–3; a route's own groups start at 4.
+export const REPO = '(?:repos/([^/]+)/([^/]+)|repositories/(\\d+))';
 
-export function createRoutes(data: Dataset, baseUrl: string): (req: RouteRequest) => RouteResult | undefined {
+/** What route modules share: the dataset, rendering context, visibility and paging. */
+export interface RouteKit {
+  data: Dataset;
+  baseUrl: string;
+  archives: Archives;
+  ctx(req: RouteRequest): render.RenderContext;
+  /** The repository of a REPO match, or undefined when it does not exist or is private to this caller. */
+  visibleRepo(m: string[], req: RouteRequest): RepoRecord | undefined;
+  listed<T>(
+    records: readonly T[],
+    req: RouteRequest,
+    linkPath: string,
+    renderOne: (record: T) => unknown,
+    opts?: PagingOptions,
+  ): RouteResult;
+}
+
+export function createRoutes(
+  data: Dataset,
+  baseUrl: string,
+  archives: Archives,
+): (req: RouteRequest) => RouteResult | undefined {
   const ctx = (req: RouteRequest): render.RenderContext => ({
     api: baseUrl,
     account: (login) => data.account(login),
@@ -61,11 +94,13 @@ export function createRoutes(data: Dataset, baseUrl: string): (req: RouteRequest
     req: RouteRequest,
     linkPath: string,
     renderOne: (record: T) => unknown,
+    opts: PagingOptions = {},
   ): RouteResult => {
-    const page = paginate(records, req.query, baseUrl, linkPath);
+    const page = paginate(records, req.query, baseUrl, linkPath, opts);
     const body = page.items.map(renderOne);
     return { status: 200, body, ...(page.link === undefined ? {} : { link: page.link }) };
   };
+  const kit: RouteKit = { data, baseUrl, archives, ctx, visibleRepo, listed };
 
   const userRepos = (account: Account, req: RouteRequest): RouteResult => {
     const type = req.query.get('type') ?? 'owner';
@@ -87,7 +122,7 @@ export function createRoutes(data: Dataset, baseUrl: string): (req: RouteRequest
     return listed(repos, req, `/organizations/${org.id}/repos`, (r) => render.minimalRepository(c, r));
   };
 
-  const routes: Array<[RegExp, Handler]> = [
+  const routes: Route[] = [
     // "Get the authenticated user"
     [
       /^\/user$/,
@@ -221,6 +256,8 @@ export function createRoutes(data: Dataset, baseUrl: string): (req: RouteRequest
         return { status: 200, body: render.pullFull(ctx(req), repo, rec, rec.pull) };
       },
     ],
+    ...gitRoutes(kit),
+    ...searchRoutes(kit),
   ];
 
   return (req) => {

@@ -38,7 +38,7 @@ describe('CursorCodec', () => {
     rejects(() => codec.verify(binding, `${cursor}.x`), /not a cursor issued/);
     rejects(() => codec.verify(binding, ''), /non-empty end_cursor string/);
     rejects(() => codec.verify(binding, 42), /non-empty end_cursor string/);
-    rejects(() => codec.verify(binding, 'x'.repeat(10_000)), /non-empty end_cursor string/);
+    rejects(() => codec.verify(binding, 'x'.repeat(40_000)), /non-empty end_cursor string/);
   });
 
   it('rejects a cursor signed with another key', () => {

@@ -53,7 +53,11 @@ describe('DefinitionRegistry', () => {
       reg.searchByName('HUB').map((d) => d.slug),
       ['github'],
     );
-    assert.deepEqual(reg.searchByName('zendesk'), []);
+    assert.deepEqual(
+      reg.searchByName('zendesk').map((d) => d.slug),
+      ['zendesk-support'],
+    );
+    assert.deepEqual(reg.searchByName('nothing-like-this'), []);
     assert.ok(reg.all().length >= 1);
   });
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { executeConnector } from '../../../core/connectors/execute.ts';
+import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { IdParams, JsonObject, withErrors } from '../../schemas.ts';
@@ -47,13 +47,20 @@ export function register(app: App, deps: CoreDeps) {
         response: withErrors({ 200: Reply }, [424, 429, 502, 504]),
       },
     },
-    async (request) =>
-      executeConnector(deps, ctxOf(request), request.params.id, {
+    async (request, reply) => {
+      const out = await executeConnector(deps, ctxOf(request), request.params.id, {
         entity: request.body.entity,
         action: request.body.action,
         params: request.body.params ?? undefined,
         select_fields: request.body.select_fields,
         exclude_fields: request.body.exclude_fields,
-      }),
+        range: request.headers.range,
+      });
+      if (isDownload(out)) {
+        // Streamed as it arrives: memory stays flat whatever the file's size.
+        return reply.code(out.file.status).headers(out.file.headers).send(out.file.body);
+      }
+      return out;
+    },
   );
 }

@@ -1,0 +1,250 @@
+/**
+ * Streams one file from a provider to the client without holding it in memory.
+ *
+ * It has its own agents because a download's limits differ from a JSON call's: no overall deadline (a large
+ * file takes as long as it takes) but an idle timeout between chunks. Redirects are followed across origins,
+ * as file hosts (Zendesk's attachment storage, GitHub's codeload) live elsewhere; the credentials are only
+ * sent to the origin they belong to, and every hop passes the egress policy.
+ */
+import { Readable } from 'node:stream';
+import { Agent, type Dispatcher, request } from 'undici';
+import { DomainError } from '../../core/errors.ts';
+import type { ConnectorDefinition } from '../schema.ts';
+import { checkLiteralHost, EgressDeniedError, guardedLookup } from './egress.ts';
+import type { UpstreamResponse } from './http.ts';
+import { classifyResponse, upstreamError } from './upstream-errors.ts';
+
+export interface DownloadResult {
+  status: 200 | 206;
+  /** Only the allowlisted response headers below, lower-case. */
+  headers: Record<string, string>;
+  body: Readable;
+}
+
+export interface DownloadRequest {
+  def: ConnectorDefinition;
+  operation: string;
+  url: URL;
+  /** Headers for the credential's own origin (they carry the credential). */
+  authHeaders: Record<string, string>;
+  /** Headers for any other origin. */
+  plainHeaders: Record<string, string>;
+  /** The origin the credential belongs to; redirects elsewhere drop `authHeaders`. */
+  authOrigin: string;
+  /** The operator's override origin, the only one allowed to resolve to a loopback or private address. */
+  trustedOrigin: string | null;
+  range?: string | undefined;
+  filename?: string | undefined;
+  contentType?: string | undefined;
+  /** Credential values to scrub from any upstream text echoed in an error. */
+  secrets: string[];
+}
+
+const MAX_REDIRECTS = 5;
+const ERROR_BODY_LIMIT = 64 * 1024;
+const PASSED_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+];
+
+export class Downloader {
+  private readonly guardedAgent: Agent;
+  private readonly trustedAgent: Agent;
+
+  constructor(opts: { timeoutMs: number }) {
+    // bodyTimeout is undici's idle timeout between body chunks, not a deadline for the whole body.
+    const common = { keepAliveTimeout: 10_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
+    this.guardedAgent = new Agent({
+      ...common,
+      connect: { timeout: opts.timeoutMs, lookup: guardedLookup() },
+    });
+    this.trustedAgent = new Agent({ ...common, connect: { timeout: opts.timeoutMs } });
+  }
+
+  async fetch(req: DownloadRequest): Promise<DownloadResult> {
+    const provider = req.def.name;
+    let url = req.url;
+    for (let hop = 0; ; hop++) {
+      const trusted = req.trustedOrigin !== null && url.origin === req.trustedOrigin;
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new DomainError('EGRESS_DENIED', `${provider} pointed the download to a non-http(s) URL.`);
+      }
+      const headers = { ...(url.origin === req.authOrigin ? req.authHeaders : req.plainHeaders) };
+      if (req.range) headers.range = req.range;
+      let res: Dispatcher.ResponseData;
+      try {
+        if (!trusted) checkLiteralHost(url);
+        res = await request(url, {
+          method: 'GET',
+          headers,
+          dispatcher: trusted ? this.trustedAgent : this.guardedAgent,
+        });
+      } catch (err) {
+        throw transportFailure(err, provider, req.operation);
+      }
+      const location = res.headers.location;
+      if ([301, 302, 303, 307, 308].includes(res.statusCode) && typeof location === 'string') {
+        await res.body.dump();
+        if (hop >= MAX_REDIRECTS) {
+          throw new DomainError(
+            'UPSTREAM_BAD_RESPONSE',
+            `${provider} redirected the download too many times.`,
+          );
+        }
+        url = new URL(location, url);
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) throw await this.failure(req, res, url);
+      return this.success(req, res, url);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.guardedAgent.close(), this.trustedAgent.close()]);
+  }
+
+  private async failure(req: DownloadRequest, res: Dispatcher.ResponseData, url: URL): Promise<DomainError> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > ERROR_BODY_LIMIT) {
+        res.body.destroy();
+        break;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const body = Buffer.concat(chunks);
+    let parsed: unknown;
+    try {
+      parsed = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const upstream: UpstreamResponse = { status: res.statusCode, headers: flatten(res.headers), body, url };
+    const kind = classifyResponse(upstream, parsed, req.def.errors) ?? 'error';
+    return upstreamError(kind, upstream, parsed, {
+      def: req.def,
+      operation: req.operation,
+      secrets: req.secrets,
+    });
+  }
+
+  private async success(
+    req: DownloadRequest,
+    res: Dispatcher.ResponseData,
+    url: URL,
+  ): Promise<DownloadResult> {
+    const upstream = flatten(res.headers);
+    const headers: Record<string, string> = {};
+    for (const name of PASSED_HEADERS) if (upstream[name] !== undefined) headers[name] = upstream[name];
+    if (
+      req.contentType &&
+      (!headers['content-type'] || headers['content-type'] === 'application/octet-stream')
+    ) {
+      headers['content-type'] = req.contentType;
+    }
+    headers['content-type'] ??= 'application/octet-stream';
+    headers['content-disposition'] = contentDisposition(upstream['content-disposition'], req.filename, url);
+
+    // An empty body is an upstream fault, never an empty 200 (the reference service's known defect). A declared
+    // length settles it without touching the stream; only a chunked body needs its first chunk peeked.
+    const declared = headers['content-length'] === undefined ? Number.NaN : Number(headers['content-length']);
+    if (declared === 0) {
+      await res.body.dump();
+      throw new DomainError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${req.def.name} returned an empty file for ${req.operation}; nothing to download.`,
+      );
+    }
+    if (Number.isInteger(declared) && declared > 0) {
+      return { status: res.statusCode === 206 ? 206 : 200, headers, body: res.body };
+    }
+    const iterator = res.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let first: IteratorResult<Buffer>;
+    try {
+      do first = await iterator.next();
+      while (!first.done && first.value.length === 0);
+    } catch (err) {
+      throw transportFailure(err, req.def.name, req.operation);
+    }
+    if (first.done) {
+      throw new DomainError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${req.def.name} returned an empty file for ${req.operation}; nothing to download.`,
+      );
+    }
+    const head = first.value;
+    const body = Readable.from(
+      (async function* () {
+        yield head;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      })(),
+      { objectMode: false },
+    );
+    // A client that goes away must release the upstream connection too.
+    body.once('close', () => {
+      if (!res.body.destroyed) res.body.destroy();
+    });
+    return { status: res.statusCode === 206 ? 206 : 200, headers, body };
+  }
+}
+
+function flatten(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  return out;
+}
+
+/** Upstream's disposition wins; else the declared filename; else the last path segment of the file URL. */
+export function contentDisposition(
+  upstream: string | undefined,
+  filename: string | undefined,
+  url: URL,
+): string {
+  if (upstream && /^(attachment|inline)\b/i.test(upstream)) return upstream;
+  const fallback = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '') || 'download';
+  const name = (filename?.trim() || fallback).replace(/[\r\n]/g, ' ');
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function transportFailure(err: unknown, provider: string, operation: string): DomainError {
+  if (err instanceof DomainError) return err;
+  const chain: unknown[] = [];
+  for (let cur: unknown = err; cur && chain.length < 8; cur = (cur as { cause?: unknown }).cause) {
+    chain.push(cur);
+    if (cur instanceof AggregateError) chain.push(...cur.errors);
+  }
+  const denied = chain.find((e): e is EgressDeniedError => e instanceof EgressDeniedError);
+  if (denied) {
+    return new DomainError(
+      'EGRESS_DENIED',
+      `The download for ${operation} points to ${denied.host}, a ${denied.addressClass} address ces may not reach.`,
+    );
+  }
+  const codes = chain
+    .map((e) => (e as { code?: unknown }).code)
+    .filter((c): c is string => typeof c === 'string');
+  if (codes.some((c) => /^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(c))) {
+    return new DomainError(
+      'UPSTREAM_TIMEOUT',
+      `${provider} did not answer the download for ${operation} in time.`,
+    );
+  }
+  const code = codes.find((c) => /^[A-Z_]+$/.test(c)) ?? 'network error';
+  return new DomainError(
+    'UPSTREAM_ERROR',
+    `The download from ${provider} for ${operation} failed (${code}).`,
+  );
+}

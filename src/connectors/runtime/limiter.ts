@@ -1,0 +1,122 @@
+/**
+ * Per-connector throttles: a concurrency limit (semaphore) and a proactive rate limit (token bucket), both keyed
+ * by connector id, because a provider's limits belong to the credential and each connector has its own.
+ * Maps only hold busy keys, so memory stays bounded by the traffic in flight, not by the number of connectors.
+ */
+
+interface Slots {
+  active: number;
+  waiters: Array<() => void>;
+}
+
+/** FIFO counting semaphore per key. */
+export class KeyedSemaphore {
+  private readonly slots = new Map<string, Slots>();
+
+  /**
+   * Resolves with a release function once one of `limit` slots for `key` is free, or with null (holding
+   * nothing) when none frees up within `maxWaitMs`.
+   */
+  async acquire(key: string, limit: number, maxWaitMs: number): Promise<(() => void) | null> {
+    let s = this.slots.get(key);
+    if (!s) {
+      s = { active: 0, waiters: [] };
+      this.slots.set(key, s);
+    }
+    if (s.active < limit) {
+      s.active++;
+      return this.releaser(key, s);
+    }
+    if (maxWaitMs <= 0) return null;
+    const slots = s;
+    const got = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        const i = slots.waiters.indexOf(wake);
+        if (i >= 0) slots.waiters.splice(i, 1);
+        resolve(false);
+      }, maxWaitMs);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      slots.waiters.push(wake);
+    });
+    return got ? this.releaser(key, slots) : null;
+  }
+
+  /** Slots in use for `key` (for tests and diagnostics). */
+  inUse(key: string): number {
+    return this.slots.get(key)?.active ?? 0;
+  }
+
+  private releaser(key: string, s: Slots): () => void {
+    let released = false;
+    return () => {
+      // Idempotent: a double release would let limit+1 requests through.
+      if (released) return;
+      released = true;
+      const next = s.waiters.shift();
+      // The slot passes straight to the next waiter, so a newcomer can't overtake the queue.
+      if (next) return next();
+      s.active--;
+      if (s.active === 0) this.slots.delete(key);
+    };
+  }
+}
+
+export interface RateLimit {
+  requests: number;
+  per_seconds: number;
+}
+
+export interface Reservation {
+  /** True when a token was taken; the caller must then wait `waitMs` before sending. */
+  granted: boolean;
+  /** How long until the token is (or would be) available. */
+  waitMs: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  /** The bucket's own size and refill rate: connectors of different definitions share the map. */
+  size: number;
+  perMs: number;
+}
+
+const SWEEP_ABOVE = 1000;
+
+/**
+ * Token bucket per key, holding up to `requests` tokens and refilling `requests` every `per_seconds`.
+ * Tokens are reserved ahead (the level may go negative), which queues callers in arrival order without
+ * timers: each caller learns at once how long it must wait and can refuse if that is past its deadline.
+ */
+export class KeyedTokenBucket {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly now: () => number) {}
+
+  reserve(key: string, rate: RateLimit, maxWaitMs: number): Reservation {
+    const now = this.now();
+    const perMs = rate.requests / (rate.per_seconds * 1000);
+    const b = this.buckets.get(key);
+    const tokens = b ? Math.min(rate.requests, b.tokens + (now - b.at) * perMs) : rate.requests;
+    const waitMs = tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs);
+    if (waitMs > maxWaitMs) return { granted: false, waitMs };
+    this.buckets.set(key, { tokens: tokens - 1, at: now, size: rate.requests, perMs });
+    if (this.buckets.size > SWEEP_ABOVE) this.sweep(now);
+    return { granted: true, waitMs };
+  }
+
+  /** A bucket that has refilled completely is the same as no bucket; dropping it bounds the map. */
+  private sweep(now: number): void {
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + (now - b.at) * b.perMs >= b.size) this.buckets.delete(key);
+    }
+  }
+
+  /** Buckets held (for tests: idle connectors must not accumulate). */
+  get size(): number {
+    return this.buckets.size;
+  }
+}

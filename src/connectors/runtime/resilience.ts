@@ -1,0 +1,140 @@
+/**
+ * Wraps `UpstreamHttp.send` with the definition's retry policy, the per-connector concurrency limit and the
+ * proactive rate limit, all bounded by one deadline.
+ *
+ * The deadline of a call is `timeoutMs * retry.max_attempts` from its start. Everything counts against it:
+ * waiting for a concurrency slot or a rate-limit token, every attempt, every backoff or `Retry-After` wait.
+ * Each attempt gets `min(timeoutMs, time left)`, and no wait is started that would leave less than
+ * `min(timeoutMs, 1 s)` for the attempt after it. So an execute never takes much longer than that deadline,
+ * whatever the upstream does.
+ */
+import { DomainError } from '../../core/errors.ts';
+import type { ConnectorDefinition, ErrorKind } from '../schema.ts';
+import type { Clock } from './clock.ts';
+import {
+  type UpstreamHttp,
+  type UpstreamRequest,
+  type UpstreamResponse,
+  UpstreamTransportError,
+} from './http.ts';
+import { KeyedSemaphore, KeyedTokenBucket } from './limiter.ts';
+import { type Outcome, retryPolicy, withRetry } from './retry.ts';
+import { retryAfterSeconds } from './upstream-errors.ts';
+
+export const DEFAULT_MAX_CONCURRENCY = 8;
+
+export interface CallContext {
+  def: ConnectorDefinition;
+  /**
+   * The connector id: the key of the concurrency and rate limits. Absent for a credential check before the
+   * connector exists; such a call is not throttled (sharing one key would let one tenant starve another).
+   */
+  key?: string | undefined;
+}
+
+export class ResilientUpstream {
+  private readonly slots = new KeyedSemaphore();
+  private readonly buckets: KeyedTokenBucket;
+
+  constructor(
+    private readonly http: UpstreamHttp,
+    private readonly timeoutMs: number,
+    private readonly clock: Clock,
+  ) {
+    this.buckets = new KeyedTokenBucket(() => clock.now());
+  }
+
+  /**
+   * Sends `req` until `interpret` accepts the response, the failure is final, or the policy or deadline says
+   * stop; then throws that attempt's error. `interpret` classifies a complete response (see `httpFailure`).
+   */
+  async call<T>(
+    req: UpstreamRequest,
+    ctx: CallContext,
+    interpret: (res: UpstreamResponse) => Outcome<T>,
+  ): Promise<T> {
+    const policy = retryPolicy(ctx.def.retry);
+    const deadline = this.clock.now() + this.timeoutMs * policy.max_attempts;
+    const minAttemptMs = Math.min(this.timeoutMs, 1000);
+    return withRetry(
+      async (): Promise<Outcome<T>> => {
+        const release = await this.throttle(ctx, deadline - minAttemptMs);
+        try {
+          const left = deadline - this.clock.now();
+          const res = await this.http.send(req, ctx.def.name, { timeoutMs: Math.min(this.timeoutMs, left) });
+          return interpret(res);
+        } catch (err) {
+          if (err instanceof UpstreamTransportError)
+            return { ok: false, error: err, retryable: err.retryable };
+          throw err;
+        } finally {
+          release?.();
+        }
+      },
+      { policy, idempotent: req.idempotent, clock: this.clock, deadline, minAttemptMs },
+    );
+  }
+
+  /**
+   * Takes a concurrency slot, then a rate-limit token. Slot first: a queued request then holds no token, so
+   * tokens are only reserved by requests about to be sent and the wait each one computes is accurate.
+   * Both waits end by `latest`; past it the request fails with UPSTREAM_RATE_LIMITED rather than time out.
+   */
+  private async throttle(ctx: CallContext, latest: number): Promise<(() => void) | undefined> {
+    const { key, def } = ctx;
+    if (key === undefined) return undefined;
+    const limit = def.max_concurrency ?? DEFAULT_MAX_CONCURRENCY;
+    const release = await this.slots.acquire(key, limit, latest - this.clock.now());
+    if (!release) {
+      throw new DomainError(
+        'UPSTREAM_RATE_LIMITED',
+        `This connector already has ${limit} requests to ${def.name} in progress (the limit ces keeps per connector); try again shortly.`,
+        { retryAfter: 1 },
+      );
+    }
+    const rate = def.rate_limit;
+    if (!rate) return release;
+    const token = this.buckets.reserve(key, rate, latest - this.clock.now());
+    if (!token.granted) {
+      release();
+      const seconds = Math.max(1, Math.ceil(token.waitMs / 1000));
+      throw new DomainError(
+        'UPSTREAM_RATE_LIMITED',
+        `ces holds requests to ${def.name} to ${rate.requests} per ${rate.per_seconds} s per connector; this one would have to wait ${seconds} s. Retry after ${seconds} s.`,
+        { retryAfter: seconds },
+      );
+    }
+    if (token.waitMs > 0) {
+      try {
+        await this.clock.sleep(token.waitMs);
+      } catch (err) {
+        release();
+        throw err;
+      }
+    }
+    return release;
+  }
+}
+
+/**
+ * The outcome of an upstream HTTP error. Rate limits, 502/503/504 and other 5xx may be repeated (a definition
+ * rule that maps a 5xx to e.g. `invalid_params` thereby opts out); 501 and 505 say the request itself is wrong.
+ * The wait is the provider's: for `rate_limited` the `retry_after` already worked out from `Retry-After`,
+ * the declared reset headers or the declared default; for the others a plain `Retry-After` if present.
+ */
+export function httpFailure(
+  kind: ErrorKind,
+  res: UpstreamResponse,
+  error: DomainError,
+  now: () => number,
+): Outcome<never> {
+  const retryable =
+    kind === 'rate_limited' ||
+    kind === 'unavailable' ||
+    (kind === 'error' && res.status >= 500 && res.status !== 501 && res.status !== 505);
+  let seconds: number | undefined;
+  if (kind === 'rate_limited') seconds = error.retryAfter;
+  else if (retryable && res.headers['retry-after'] !== undefined)
+    seconds = retryAfterSeconds(res, undefined, now);
+  return { ok: false, error, retryable, retryAfterMs: seconds === undefined ? undefined : seconds * 1000 };
+}

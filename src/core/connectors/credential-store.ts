@@ -1,0 +1,95 @@
+/**
+ * Persisting OAuth2 credentials the runtime refreshes. The runtime calls `refresh` once per process per
+ * connector at a time (single flight); across processes the store's compare-and-swap decides:
+ *
+ *  - before asking the provider, re-read the row: if its credentials changed since this execute read them,
+ *    someone already refreshed (or the owner PUT new ones), so use those instead of spending the refresh
+ *    token again (it may be single-use);
+ *  - after a refresh, write the new credentials only if the row still holds the ones refreshed from; if not,
+ *    another process won, and the stored ones are used;
+ *  - when the provider refuses the grant, mark the connector `needs_reauth` only if the row still holds the
+ *    grant that was refused (an `invalid_grant` may just mean another process used the token first).
+ */
+import type { ResolvedCredentials } from '../../connectors/credentials.ts';
+import { type CredentialStore, RefreshRejectedError } from '../../connectors/runtime/oauth2.ts';
+import { connectorAad } from '../../security/vault.ts';
+import type { Connector, StoredCredentials } from '../../store/port.ts';
+import type { CoreDeps } from '../context.ts';
+import { DomainError } from '../errors.ts';
+import { connectorNotFound } from './lookup.ts';
+
+/** A re-encryption (key rotation) changes the ciphertext but not the credentials; retry the swap then. */
+const MAX_SWAPS = 3;
+
+export function reauthRequired(id: string, reason: string | null): DomainError {
+  const why = reason ?? 'The provider refused to renew its access.';
+  return new DomainError(
+    'CONNECTOR_REAUTH_REQUIRED',
+    `Connector ${id} needs new credentials: ${why} Authorise again with the provider, then PUT the new credentials to /api/v1/integrations/connectors/${id} ({"credentials": {...}}).`,
+    {
+      extra: { credentials_status: 'needs_reauth' },
+      errors: [{ field: 'credentials', message: why, error_code: 'reauth_required', details: null }],
+    },
+  );
+}
+
+/** The needs_reauth gate of execute: fails at once, without calling the provider. */
+export function assertCredentialsUsable(connector: Connector): void {
+  if (connector.credentials_status === 'needs_reauth')
+    throw reauthRequired(connector.id, connector.credentials_error);
+}
+
+/** `loaded` is the ciphertext this execute decrypted its credentials from. */
+export function connectorCredentialStore(
+  deps: Pick<CoreDeps, 'store' | 'vault'>,
+  organizationId: string,
+  id: string,
+  loaded: StoredCredentials,
+): CredentialStore {
+  const aad = connectorAad(organizationId, id);
+  const open = (stored: StoredCredentials) => deps.vault.decrypt(stored, aad);
+  let expected = open(loaded);
+
+  const latest = async () => {
+    const found = await deps.store.connectors.getWithCredentials(organizationId, id);
+    if (!found) throw connectorNotFound(id);
+    assertCredentialsUsable(found.connector);
+    return { stored: found.credentials, text: open(found.credentials) };
+  };
+
+  return {
+    async refresh(_current, doRefresh) {
+      let { stored, text } = await latest();
+      if (text !== expected) return JSON.parse(text) as ResolvedCredentials;
+
+      let next: ResolvedCredentials;
+      try {
+        next = await doRefresh(JSON.parse(text) as ResolvedCredentials);
+      } catch (err) {
+        if (!(err instanceof RefreshRejectedError)) throw err;
+        for (let i = 0; i < MAX_SWAPS; i++) {
+          if (await deps.store.connectors.markCredentialsNeedReauth(organizationId, id, stored, err.reason))
+            break;
+          const now = await latest();
+          if (now.text !== text) return JSON.parse(now.text) as ResolvedCredentials;
+          stored = now.stored;
+        }
+        throw reauthRequired(id, err.reason);
+      }
+
+      const nextText = JSON.stringify(next);
+      for (let i = 0; i < MAX_SWAPS; i++) {
+        const sealed = deps.vault.encrypt(nextText, aad);
+        if (await deps.store.connectors.replaceCredentialsIfUnchanged(organizationId, id, stored, sealed)) {
+          expected = nextText;
+          return next;
+        }
+        const now = await latest();
+        if (now.text !== text) return JSON.parse(now.text) as ResolvedCredentials;
+        stored = now.stored;
+      }
+      // Unreachable in practice (three key rotations during one refresh); the new tokens still serve this call.
+      return next;
+    },
+  };
+}
