@@ -4,34 +4,17 @@
 // each read to the end by this process. Reports throughput of both, their ratio, and the growth of the ces
 // server's resident memory (sampled from /proc every 20 ms) over its idle baseline.
 // Usage: npm run bench:download [-- --bytes 1073741824 --runs 2]
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
+import { launch, postJson, startCes, stopAll, writeResults } from './lib.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: { bytes: { type: 'string', default: String(1 << 30) }, runs: { type: 'string', default: '3' } },
 });
 const BYTES = Number(values.bytes);
 const RUNS = Number(values.runs);
 const TOKEN = 'ghp_test_token_0001';
-const children: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -54,53 +37,17 @@ async function drain(url: string, init: Parameters<typeof request>[1], follow = 
 }
 
 async function main() {
-  const fake = spawn(process.execPath, ['--import', 'tsx', 'bench/fake-github.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_ISSUES: '10', BENCH_ARCHIVE_BYTES: String(BYTES) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(fake);
-  const fakeUrl = await new Promise<string>((resolve) =>
-    fake.stdout?.on('data', (d) => resolve(JSON.parse(String(d)).url)),
-  );
-
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-dl-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const ces = spawn(process.execPath, ['bin/ces.js', 'serve'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      CES_DATA_DIR: dataDir,
-      CES_PORT: String(port),
-      CES_LOG_LEVEL: 'warn',
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ github: fakeUrl }),
-    },
-    stdio: 'ignore',
-  });
-  children.push(ces);
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const boot = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
-  const post = async (url: string, body: unknown, token?: string) =>
-    (await fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }).then((r) => r.json())) as Record<string, string>;
-  const token = (
-    await post('/api/v1/account/applications/token', {
-      client_id: boot.client_id,
-      client_secret: boot.client_secret,
+  const fakeUrl = (
+    await launch(['--import', 'tsx', 'bench/fake-github.ts'], {
+      BENCH_ISSUES: '10',
+      BENCH_ARCHIVE_BYTES: String(BYTES),
     })
-  ).access_token!;
-  const connector = await post(
+  ).url;
+  const ces = await startCes({ github: fakeUrl });
+  const base = ces.base;
+  const token = ces.token;
+  const connector = (await postJson(
+    base,
     '/api/v1/integrations/connectors',
     {
       workspace_name: 'default',
@@ -109,13 +56,12 @@ async function main() {
       replication_config: { repositories: ['ces-demo/widgets'] },
     },
     token,
-  );
+  )) as { id: string };
 
-  // Warm both paths once with a tiny read so connection set-up is not what is measured.
-  const idleRss = rssBytes(ces.pid!);
+  const idleRss = rssBytes(ces.proc.pid!);
   let peakRss = idleRss;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssBytes(ces.pid!));
+    peakRss = Math.max(peakRss, rssBytes(ces.proc.pid!));
   }, 20);
 
   const direct = [];
@@ -159,13 +105,13 @@ async function main() {
     ces_peak_rss_growth_mib: +((peakRss - idleRss) / 1048576).toFixed(1),
   };
   console.log(results);
-  fs.writeFileSync(path.join(ROOT, 'bench/results/download.json'), `${JSON.stringify(results, null, 2)}\n`);
-  for (const c of children) c.kill('SIGTERM');
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  writeResults('download.json', results);
+  await stopAll();
+  fs.rmSync(ces.dataDir, { recursive: true, force: true });
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   console.error(err);
-  for (const c of children) c.kill('SIGTERM');
+  await stopAll();
   process.exit(1);
 });

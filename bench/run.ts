@@ -1,76 +1,24 @@
 // Issue-2 figures, all measured in one run so the ratios compare like with like:
 //   1. start-up to ready on an empty data dir (ces vs a bare node:http server process)
 //   2. token endpoint requests/s (vs /healthz of the same server)
-//   3. execute `issues list` through ces against the GitHub fake vs a bare passthrough proxy to the same fake
+//   3. execute `issues list` through ces against the GitHub fake vs a bare passthrough proxy to the same fake,
+//      under load and with one connection (where the p50 difference is the latency ces adds)
 // Usage: npm run bench [-- --duration 10 --connections 20]
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
+import { launch, load, postJson, startCes, stop, stopAll, waitReady, writeResults } from './lib.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' } },
 });
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
-const children: ChildProcess[] = [];
-
-function launch(args: string[], env: Record<string, string> = {}, match = /"url":"([^"]+)"/) {
-  const started = process.hrtime.bigint();
-  const proc = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(proc);
-  let out = '';
-  return new Promise<{ proc: ChildProcess; url: string; ms: number }>((resolve, reject) => {
-    proc.stdout?.on('data', (d) => {
-      out += String(d);
-      const m = match.exec(out);
-      if (m?.[1]) resolve({ proc, url: m[1], ms: Number(process.hrtime.bigint() - started) / 1e6 });
-    });
-    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
-  });
-}
-
-async function waitReady(url: string, started: bigint): Promise<number> {
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok) return Number(process.hrtime.bigint() - started) / 1e6;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function stop(proc: ChildProcess) {
-  return new Promise<void>((resolve) => {
-    if (proc.exitCode !== null) return resolve();
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
-async function load(opts: autocannon.Options) {
-  const r = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts });
-  return {
-    rps: Math.round(r.requests.average),
-    mean_ms: +r.latency.average.toFixed(3),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  };
-}
 
 async function startupFigure() {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const runs: number[] = [];
   const baseline: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -89,7 +37,6 @@ async function startupFigure() {
     baseline.push(await waitReady(bare.url, b0));
     await stop(bare.proc);
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return {
     ces_ms: Math.round(median(runs)),
     bare_node_ms: Math.round(median(baseline)),
@@ -110,55 +57,27 @@ async function main() {
 
   const fake = await launch(['--import', 'tsx', 'bench/fake-github.ts']);
   const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: fake.url });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const cesStarted = process.hrtime.bigint();
-  children.push(
-    spawn(process.execPath, ['bin/ces.js', 'serve'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CES_DATA_DIR: dataDir,
-        CES_PORT: String(port),
-        CES_LOG_LEVEL: 'warn',
-        CES_UPSTREAM_OVERRIDES: JSON.stringify({ github: fake.url }),
-      },
-      stdio: 'ignore',
-    }),
-  );
-  await waitReady(base, cesStarted);
-  const boot = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
+  const ces = await startCes({ github: fake.url });
+  const created = (await postJson(
+    ces.base,
+    '/api/v1/integrations/connectors',
+    {
+      workspace_name: 'default',
+      connector_type: 'github',
+      credentials: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN },
+      replication_config: { repositories: ['bench/big'] },
+    },
+    ces.token,
+  )) as { id: string };
 
-  const tokenBody = JSON.stringify({ client_id: boot.client_id, client_secret: boot.client_secret });
-  const token = (
-    (await (
-      await fetch(`${base}/api/v1/account/applications/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: tokenBody,
-      })
-    ).json()) as { access_token: string }
-  ).access_token;
-  const created = (await (
-    await fetch(`${base}/api/v1/integrations/connectors`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        workspace_name: 'default',
-        connector_type: 'github',
-        credentials: { personal_access_token: 'ghp_test_token_0001' },
-        replication_config: { repositories: ['bench/big'] },
-      }),
-    })
-  ).json()) as { id: string };
-
-  const healthz = await load({ url: `${base}/healthz` });
+  const healthz = await load({ url: `${ces.base}/healthz`, duration: DURATION, connections: CONNECTIONS });
   const tokens = await load({
-    url: `${base}/api/v1/account/applications/token`,
+    url: `${ces.base}/api/v1/account/applications/token`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: tokenBody,
+    body: JSON.stringify({ client_id: ces.boot.client_id, client_secret: ces.boot.client_secret }),
+    duration: DURATION,
+    connections: CONNECTIONS,
   });
   results.token_endpoint = {
     ...tokens,
@@ -173,19 +92,22 @@ async function main() {
     action: 'list',
     params: { owner: 'bench', repo: 'big', per_page: perPage },
   });
-  // Under load (CPU shared by the fake, the server under test and the load generator on this 2-core machine)
-  // and with one connection, where the difference in p50 is the latency ces adds to a request.
   for (const connections of [CONNECTIONS, 1]) {
     const direct = await load({
       connections,
+      duration: DURATION,
       url: `${proxy.url}/repos/bench/big/issues?per_page=${perPage}`,
-      headers: { authorization: 'Bearer ghp_test_token_0001', accept: 'application/vnd.github+json' },
+      headers: {
+        authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}`,
+        accept: 'application/vnd.github+json',
+      },
     });
     const through = await load({
       connections,
-      url: `${base}/api/v1/integrations/connectors/${created.id}/execute`,
+      duration: DURATION,
+      url: `${ces.base}/api/v1/integrations/connectors/${created.id}/execute`,
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ces.token}` },
       body: executeBody,
     });
     const figure = {
@@ -201,26 +123,13 @@ async function main() {
     console.log('execute issues list', figure);
   }
 
-  fs.writeFileSync(path.join(ROOT, 'bench/results/issue-2.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await Promise.all(children.map(stop));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-/** A port that was free a moment ago; good enough on a quiet loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
+  writeResults('issue-2.json', results);
+  await stopAll();
+  fs.rmSync(ces.dataDir, { recursive: true, force: true });
 }
 
 main().catch(async (err) => {
   console.error(err);
-  await Promise.all(children.map(stop));
+  await stopAll();
   process.exit(1);
 });

@@ -1,7 +1,15 @@
 // The Gong fake itself, spoken to with plain fetch: what it answers is what the connector tests rely on.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET, type GongFake, startGongFake } from './index.ts';
+import {
+  GONG_FAKE_ACCESS_KEY,
+  GONG_FAKE_ACCESS_KEY_SECRET,
+  GONG_FAKE_CLIENT_ID,
+  GONG_FAKE_CLIENT_SECRET,
+  GONG_TOKEN_PATH,
+  type GongFake,
+  startGongFake,
+} from './index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: test convenience for reading JSON bodies
 type Json = Record<string, any>;
@@ -139,5 +147,96 @@ describe('Gong fake', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('Gong fake: OAuth token endpoint', () => {
+  let fake: GongFake;
+  const CLIENT = `Basic ${Buffer.from(`${GONG_FAKE_CLIENT_ID}:${GONG_FAKE_CLIENT_SECRET}`).toString('base64')}`;
+
+  before(async () => {
+    fake = await startGongFake();
+  });
+  after(() => fake.close());
+
+  /** POST /oauth2/generate-customer-token with the params as a form body (default) or in the query. */
+  const refresh = async (
+    refreshToken: string,
+    opts: { in?: 'body' | 'query'; authorization?: string | null; grantType?: string } = {},
+  ) => {
+    const params = new URLSearchParams({
+      grant_type: opts.grantType ?? 'refresh_token',
+      refresh_token: refreshToken,
+    });
+    const headers: Record<string, string> = {};
+    const authorization = opts.authorization === undefined ? CLIENT : opts.authorization;
+    if (authorization !== null) headers.authorization = authorization;
+    const query = opts.in === 'query';
+    if (!query) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(`${fake.origin}${GONG_TOKEN_PATH}${query ? `?${params}` : ''}`, {
+      method: 'POST',
+      headers,
+      ...(query ? {} : { body: params.toString() }),
+    });
+    return { status: res.status, headers: res.headers, json: (await res.json()) as Json };
+  };
+  const api = (token: string) =>
+    fetch(`${fake.url}/users`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    });
+
+  it('renews with a single-use refresh token (form body or query) and answers Gong token fields', async () => {
+    const grant = fake.oauth.grant();
+    const first = await refresh(grant.refresh_token);
+    assert.equal(first.status, 200, JSON.stringify(first.json));
+    assert.equal(first.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(Object.keys(first.json).sort(), [
+      'access_token',
+      'api_base_url_for_customer',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
+    assert.equal(first.json.expires_in, 86400);
+    assert.equal(first.json.api_base_url_for_customer, fake.origin);
+    assert.notEqual(first.json.refresh_token, grant.refresh_token);
+    // Single-use: the presented refresh token is spent.
+    const reused = await refresh(grant.refresh_token);
+    assert.deepEqual([reused.status, reused.json.error], [400, 'invalid_grant']);
+    // The rotated one works once more, here with the params in the query string as Gong's page shows them.
+    const second = await refresh(first.json.refresh_token, { in: 'query' });
+    assert.equal(second.status, 200, JSON.stringify(second.json));
+    assert.equal(fake.tokenRequests().length, 3);
+    assert.deepEqual(fake.unhandled, []);
+  });
+
+  it('refuses bad client authentication, other grants, unknown and revoked refresh tokens', async () => {
+    const grant = fake.oauth.grant();
+    for (const authorization of [null, 'Basic Zm9vOmJhcg==', `Bearer ${grant.access_token}`]) {
+      const res = await refresh(grant.refresh_token, { authorization });
+      assert.deepEqual([res.status, res.json.error], [401, 'invalid_client'], String(authorization));
+    }
+    const other = await refresh(grant.refresh_token, { grantType: 'authorization_code' });
+    assert.deepEqual([other.status, other.json.error], [400, 'unsupported_grant_type']);
+    const unknown = await refresh('eyJhbGciOiJIUzI1NiJ9.not-issued.x');
+    assert.deepEqual([unknown.status, unknown.json.error], [400, 'invalid_grant']);
+    fake.oauth.revokeRefreshTokens();
+    const revoked = await refresh(grant.refresh_token);
+    assert.deepEqual([revoked.status, revoked.json.error], [400, 'invalid_grant']);
+    assert.equal(typeof revoked.json.error_description, 'string');
+  });
+
+  it('the API takes issued access tokens as Bearer until they expire, next to Basic access keys', async () => {
+    const grant = fake.oauth.grant();
+    assert.equal(await api(grant.access_token), 200);
+    const refreshed = await refresh(grant.refresh_token);
+    assert.equal(await api(refreshed.json.access_token), 200);
+    fake.oauth.expireAccessTokens();
+    assert.equal(await api(refreshed.json.access_token), 401);
+    const res = await fetch(`${fake.url}/users`, { headers: { authorization: BASIC } });
+    await res.arrayBuffer();
+    assert.equal(res.status, 200);
   });
 });

@@ -2,17 +2,25 @@
 // Gong's public API reference (https://help.gong.io/apidocs; see wire.ts and routes.ts for the pages).
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)        → the fault
-//   2. no or unknown credentials (Basic access key, Bearer token)  → 401 {requestId, errors: ["Access denied"]}
-//   3. over the configured per-second limit (off by default)       → 429 + Retry-After
-//   4. a route of routes.ts over the seeded dataset                → its answer
-//   5. anything else                                               → 404, recorded in `unhandled`
+//   2. POST /oauth2/generate-customer-token                        → Gong's OAuth token endpoint (oauth.ts)
+//   3. no or unknown credentials (Basic access key, Bearer token)  → 401 {requestId, errors: ["Access denied"]}
+//   4. over the configured per-second limit (off by default)       → 429 + Retry-After
+//   5. a route of routes.ts over the seeded dataset                → its answer
+//   6. anything else                                               → 404, recorded in `unhandled`
+// Bearer tokens accepted: those of `oauthTokens` (never expire) and access tokens the token endpoint issued
+// (until they expire). Gong serves the token endpoint on app.gong.io; here it shares the API's origin, as an
+// upstream override of `gong` rewrites the token URL's origin to the override's.
 // Dataset (dataset.ts): 3 workspaces, `users` users (default 230) plus 2 avatars, `calls` calls (default 250)
 // scheduled every 5 hours from 2024-01-01T08:00:00Z, each with two parties and a transcript. Lists page by
 // `pageSize` records (Gong: 100).
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Dataset } from './dataset.ts';
+import { GONG_TOKEN_PATH, type GongOAuthOptions, GongOAuthServer } from './oauth.ts';
 import { createRoutes, type RouteRequest } from './routes.ts';
+
+export { GONG_FAKE_CLIENT_ID, GONG_FAKE_CLIENT_SECRET, GONG_TOKEN_PATH, type GongGrant } from './oauth.ts';
+
 import { CursorCodec, errorBody, MESSAGES, parseAuth, RateLimiter, send } from './wire.ts';
 
 export interface RecordedRequest {
@@ -38,8 +46,10 @@ export interface GongFakeOptions {
   /** the accepted access key pair (Basic auth), default GONG_FAKE_ACCESS_KEY / GONG_FAKE_ACCESS_KEY_SECRET */
   accessKey?: string;
   accessKeySecret?: string;
-  /** accepted OAuth bearer tokens, default none */
+  /** accepted OAuth bearer tokens besides those the token endpoint issues, default none */
   oauthTokens?: string[];
+  /** the OAuth app the token endpoint knows, and the lifetime of the access tokens it issues */
+  oauth?: GongOAuthOptions;
   /** records per page, default 100 as Gong */
   pageSize?: number;
   /** seeded users (besides 2 avatars), default 230 */
@@ -53,6 +63,14 @@ export interface GongFakeOptions {
 export interface GongFake {
   /** the API root, like https://api.gong.io/v2, e.g. http://127.0.0.1:54321/v2 */
   url: string;
+  /** the origin, e.g. http://127.0.0.1:54321 (the token endpoint is `${origin}/oauth2/generate-customer-token`) */
+  origin: string;
+  /** the OAuth token endpoint: issue grants, expire or revoke tokens, read `issued` for leak checks */
+  oauth: GongOAuthServer;
+  /** requests to the token endpoint */
+  tokenRequests(): RecordedRequest[];
+  /** requests to the API (/v2/...) */
+  apiRequests(): RecordedRequest[];
   /** every request received, in order */
   requests: RecordedRequest[];
   /** requests no route matched (answered 404 AND recorded here so tests can fail on them) */
@@ -70,10 +88,12 @@ export const GONG_FAKE_ACCESS_KEY = 'CESFAKEACCESSKEY0001';
 export const GONG_FAKE_ACCESS_KEY_SECRET = 'eyJhbGciOiJIUzI1NiJ9.eyJjZXMiOiJmYWtlIn0.ces-fake-secret-0001';
 
 export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFake> {
+  const oauth = new GongOAuthServer(opts.oauth);
   const creds = {
     accessKey: opts.accessKey ?? GONG_FAKE_ACCESS_KEY,
     accessKeySecret: opts.accessKeySecret ?? GONG_FAKE_ACCESS_KEY_SECRET,
     oauthTokens: new Set(opts.oauthTokens ?? []),
+    issuedToken: (token: string) => oauth.acceptsAccessToken(token),
   };
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
@@ -104,6 +124,8 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
         body: fault.body ?? errorBody(defaultMessage(fault.status)),
       };
     }
+    const url = new URL(recorded.path, 'http://fake.invalid');
+    if (recorded.method === 'POST' && url.pathname === GONG_TOKEN_PATH) return oauth.token(recorded);
     const auth = parseAuth(recorded.headers, creds);
     if (auth.kind === 'none' || auth.kind === 'bad')
       return { status: 401, body: errorBody(MESSAGES.accessDenied) };
@@ -111,7 +133,6 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
     if (wait !== undefined) {
       return { status: 429, headers: { 'retry-after': String(wait) }, body: errorBody(MESSAGES.rateLimited) };
     }
-    const url = new URL(recorded.path, 'http://fake.invalid');
     const req: RouteRequest = {
       method: recorded.method,
       pathname: url.pathname,
@@ -137,7 +158,9 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
       requests.push(recorded);
       try {
         const out = handle(recorded);
-        send(res, out.status, out.headers ?? {}, out.body);
+        const delay = isTokenRequest(recorded) ? oauth.tokenDelayMs : 0;
+        if (delay > 0) setTimeout(() => send(res, out.status, out.headers ?? {}, out.body), delay);
+        else send(res, out.status, out.headers ?? {}, out.body);
       } catch (error) {
         // A bug in the fake must surface in the test, not as a hung request.
         unhandled.push(recorded);
@@ -151,9 +174,15 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  oauth.apiBaseUrl = origin;
 
   return {
-    url: `http://127.0.0.1:${port}/v2`,
+    url: `${origin}/v2`,
+    origin,
+    oauth,
+    tokenRequests: () => requests.filter(isTokenRequest),
+    apiRequests: () => requests.filter((r) => r.path.startsWith('/v2/')),
     requests,
     unhandled,
     data,
@@ -171,6 +200,10 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
       });
     },
   };
+}
+
+function isTokenRequest(r: RecordedRequest): boolean {
+  return r.method === 'POST' && new URL(r.path, 'http://fake.invalid').pathname === GONG_TOKEN_PATH;
 }
 
 function parseBody(raw: string): Record<string, unknown> | 'invalid' | undefined {

@@ -20,6 +20,8 @@ export interface Credentials {
   accessKey: string;
   accessKeySecret: string;
   oauthTokens: ReadonlySet<string>;
+  /** Access tokens issued by the fake's token endpoint (oauth.ts), valid until they expire. */
+  issuedToken?: (token: string) => boolean;
 }
 
 export function parseAuth(headers: IncomingHttpHeaders, creds: Credentials): Auth {
@@ -34,7 +36,8 @@ export function parseAuth(headers: IncomingHttpHeaders, creds: Credentials): Aut
       ? { kind: 'basic' }
       : { kind: 'bad' };
   }
-  if (scheme === 'bearer' && creds.oauthTokens.has(value)) return { kind: 'bearer' };
+  if (scheme === 'bearer' && (creds.oauthTokens.has(value) || creds.issuedToken?.(value) === true))
+    return { kind: 'bearer' };
   return { kind: 'bad' };
 }
 

@@ -1,0 +1,130 @@
+// Helpers shared by the benchmark scripts: child processes, ports, readiness, load runs.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+const children: ChildProcess[] = [];
+
+/** Starts a node script that prints `{"url": …}` as its first stdout line; resolves with that URL. */
+export function launch(args: string[], env: Record<string, string> = {}) {
+  const started = process.hrtime.bigint();
+  const proc = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(proc);
+  let out = '';
+  return new Promise<{ proc: ChildProcess; url: string; ms: number }>((resolve, reject) => {
+    proc.stdout?.on('data', (d) => {
+      out += String(d);
+      const m = /"url":"([^"]+)"/.exec(out);
+      if (m?.[1]) resolve({ proc, url: m[1], ms: Number(process.hrtime.bigint() - started) / 1e6 });
+    });
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
+  });
+}
+
+/** A port that was free a moment ago; good enough on a quiet loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitReady(url: string, started: bigint): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) return Number(process.hrtime.bigint() - started) / 1e6;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Starts `ces serve` on a fresh data dir; returns its base URL, an application token and a cleanup. */
+export async function startCes(overrides: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = process.hrtime.bigint();
+  const proc = spawn(process.execPath, ['bin/ces.js', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CES_DATA_DIR: dataDir,
+      CES_PORT: String(port),
+      CES_LOG_LEVEL: 'warn',
+      CES_UPSTREAM_OVERRIDES: JSON.stringify(overrides),
+    },
+    stdio: 'ignore',
+  });
+  children.push(proc);
+  await waitReady(base, started);
+  const boot = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
+  const token = (await postJson(base, '/api/v1/account/applications/token', {
+    client_id: boot.client_id,
+    client_secret: boot.client_secret,
+  })) as { access_token: string };
+  return { base, proc, boot, token: token.access_token, dataDir };
+}
+
+export async function postJson(base: string, url: string, body: unknown, token?: string): Promise<unknown> {
+  const res = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export interface LoadResult {
+  rps: number;
+  mean_ms: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(opts: autocannon.Options): Promise<LoadResult> {
+  const r = await autocannon(opts);
+  return {
+    rps: Math.round(r.requests.average),
+    mean_ms: +r.latency.average.toFixed(3),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+export function stop(proc: ChildProcess) {
+  return new Promise<void>((resolve) => {
+    if (proc.exitCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+export async function stopAll() {
+  await Promise.all(children.map(stop));
+}
+
+export function writeResults(name: string, results: unknown) {
+  fs.writeFileSync(path.join(ROOT, 'bench/results', name), `${JSON.stringify(results, null, 2)}\n`);
+}
