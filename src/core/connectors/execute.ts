@@ -60,23 +60,7 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
   ) as ResolvedCredentials;
   const credentialStore = connectorCredentialStore(deps, ctx.organizationId, id, stored);
 
-  if (input.action === 'download') {
-    const file = await deps.runtime.download(
-      {
-        connectorId: id,
-        definition: def,
-        credentials,
-        config: connector.replication_config,
-        entity: input.entity,
-        action: input.action,
-        params,
-        credentialStore,
-      },
-      range,
-    );
-    return { kind: 'download', file } satisfies DownloadOutput;
-  }
-  const output = await deps.runtime.execute({
+  const call = {
     connectorId: id,
     definition: def,
     credentials,
@@ -85,7 +69,11 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
     action: input.action,
     params,
     credentialStore,
-  });
+  };
+  if (input.action === 'download') {
+    return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;
+  }
+  const output = await deps.runtime.execute(call);
   return {
     status: 'success' as const,
     result: applyFieldSelection(output.result, input.select_fields, input.exclude_fields),
