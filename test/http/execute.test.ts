@@ -101,6 +101,20 @@ describe('execute', () => {
     assert.deepEqual(fake.unhandled, []);
   });
 
+  test('a list whose records are the whole upstream body carries exactly what the provider sent', async () => {
+    const params = { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 7 };
+    const res = await exec({ entity: 'issues', action: 'list', params });
+    assert.equal(res.status, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    const direct = await fetch(`${fake.url}/repos/ces-demo/widgets/issues?state=all&per_page=7`, {
+      headers: { authorization: 'Bearer ghp_test_token_0001' },
+    });
+    assert.deepEqual(res.json.result, await direct.json());
+    assert.deepEqual(Object.keys(res.json), ['status', 'result', 'connector_metadata', 'execution_metadata']);
+    assert.equal(res.json.connector_metadata.has_next_page, true);
+    assert.equal(res.json.execution_metadata.connector_instance_id, `source_id:${connectorId}`);
+  });
+
   test('select_fields and exclude_fields trim the result', async () => {
     const res = await exec({
       entity: 'issues',

@@ -61,6 +61,11 @@ export interface ExecuteInput {
 
 export interface ExecuteOutput {
   result: unknown;
+  /**
+   * When `result` is the whole upstream body: that body's bytes, exactly as the provider sent them (they parsed
+   * as JSON, so they are valid). Lets the HTTP layer write them into the reply without serialising again.
+   */
+  rawResult?: Buffer;
   connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
 }
 
@@ -146,9 +151,11 @@ export class ConnectorRuntime {
       meta[name] = atPath(body, path) ?? null;
     const page = { res, body, records: selected, sent: built.body };
     const endCursor = this.endCursor(resolved, binding, base, page, authQuery, def.name);
+    const wholeBody = (resolved.action.record_selector ?? []).length === 0 && res.body.length > 0;
     return {
       result: selected === undefined ? null : selected,
       connector_metadata: { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor },
+      ...(wholeBody ? { rawResult: res.body } : {}),
     };
   }
 

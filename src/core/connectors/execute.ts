@@ -74,13 +74,18 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
     return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;
   }
   const output = await deps.runtime.execute(call);
+  const trimmed = Boolean(input.select_fields?.length || input.exclude_fields?.length);
   return {
     status: 'success' as const,
-    result: applyFieldSelection(output.result, input.select_fields, input.exclude_fields),
+    result: trimmed
+      ? applyFieldSelection(output.result, input.select_fields, input.exclude_fields)
+      : output.result,
     connector_metadata: output.connector_metadata,
     execution_metadata: {
       connector_instance_id: `source_id:${id}`,
       execution_time_ms: Math.round(performance.now() - started),
     },
+    // The provider's bytes for `result`, usable only when nothing was trimmed from it.
+    ...(trimmed || !output.rawResult ? {} : { rawResult: output.rawResult }),
   };
 }

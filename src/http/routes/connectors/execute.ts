@@ -60,7 +60,16 @@ export function register(app: App, deps: CoreDeps) {
         // Streamed as it arrives: memory stays flat whatever the file's size.
         return reply.code(out.file.status).headers(out.file.headers).send(out.file.body);
       }
-      return out;
+      const { rawResult, ...envelope } = out;
+      if (rawResult) {
+        // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
+        const head = `{"status":"success","result":`;
+        const tail = `,"connector_metadata":${JSON.stringify(envelope.connector_metadata)},"execution_metadata":${JSON.stringify(envelope.execution_metadata)}}`;
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(Buffer.concat([Buffer.from(head), rawResult, Buffer.from(tail)]));
+      }
+      return envelope;
     },
   );
 }
