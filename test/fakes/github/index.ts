@@ -11,21 +11,15 @@
 // 3 comments on #1; 40 commits on main, branch release/1.x at commit 25; releases v1.0.0, v1.1.0 and the
 // prerelease v2.0.0-beta.1; 6 labels); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
 // accepted token authenticates as octocat) and `hubot`.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
 import { Archives } from './archive.ts';
 import { Dataset } from './dataset.ts';
 import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from './replay.ts';
 import { createRoutes } from './routes.ts';
 import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, send } from './wire.ts';
 
-export interface RecordedRequest {
-  method: string;
-  /** path + query as received */
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export type { RecordedRequest } from '../shared/server.ts';
 
 interface FaultTarget {
   /** default 1 */
@@ -170,43 +164,17 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     send(res, recording.status, { ...recording.headers, ...rate }, recording.body);
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const recorded: RecordedRequest = {
-        method: (req.method ?? 'GET').toUpperCase(),
-        path: req.url ?? '/',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      requests.push(recorded);
-      try {
-        handle(req, res, recorded);
-      } catch (error) {
-        // A bug in the fake must surface in the test, not as a hung request.
-        unhandled.push(recorded);
-        send(res, 500, { 'content-type': 'text/plain' }, String(error));
-      }
-    });
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startRecordingServer(handle, { requests, unhandled });
+  const url = server.origin;
   try {
     replays = loadReplays(url);
   } catch (error) {
-    server.close();
+    await server.close();
     throw error;
   }
   archives = new Archives(data, url);
   routes = createRoutes(data, url, archives);
   const archiveSizes = archives;
-  let closing: Promise<void> | undefined;
 
   return {
     url,
@@ -221,15 +189,7 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     setArchiveSize(bytes) {
       archiveSizes.setSize(bytes);
     },
-    close() {
-      // Idempotent: a test may close early (e.g. to release a hung request) and afterEach close again.
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets from clients (undici, octokit) and hung requests would otherwise hold it open.
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => server.close(),
   };
 }
 

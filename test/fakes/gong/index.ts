@@ -13,8 +13,7 @@
 // Dataset (dataset.ts): 3 workspaces, `users` users (default 230) plus 2 avatars, `calls` calls (default 250)
 // scheduled every 5 hours from 2024-01-01T08:00:00Z, each with two parties and a transcript. Lists page by
 // `pageSize` records (Gong: 100).
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
 import { Dataset } from './dataset.ts';
 import { GONG_TOKEN_PATH, type GongOAuthOptions, GongOAuthServer } from './oauth.ts';
 import { createRoutes, type RouteRequest } from './routes.ts';
@@ -23,13 +22,7 @@ export { GONG_FAKE_CLIENT_ID, GONG_FAKE_CLIENT_SECRET, GONG_TOKEN_PATH, type Gon
 
 import { CursorCodec, errorBody, MESSAGES, parseAuth, RateLimiter, send } from './wire.ts';
 
-export interface RecordedRequest {
-  method: string;
-  /** path + query as received, e.g. `/v2/users?cursor=...` */
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export type { RecordedRequest } from '../shared/server.ts';
 
 export interface GongFault {
   status: number;
@@ -145,36 +138,16 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
     return { status: 404, body: errorBody(MESSAGES.notFound) };
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const recorded: RecordedRequest = {
-        method: (req.method ?? 'GET').toUpperCase(),
-        path: req.url ?? '/',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      requests.push(recorded);
-      try {
-        const out = handle(recorded);
-        const delay = isTokenRequest(recorded) ? oauth.tokenDelayMs : 0;
-        if (delay > 0) setTimeout(() => send(res, out.status, out.headers ?? {}, out.body), delay);
-        else send(res, out.status, out.headers ?? {}, out.body);
-      } catch (error) {
-        // A bug in the fake must surface in the test, not as a hung request.
-        unhandled.push(recorded);
-        send(res, 500, { 'content-type': 'text/plain' }, String(error));
-      }
-    });
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const server = await startRecordingServer(
+    (_req, res, recorded) => {
+      const out = handle(recorded);
+      const delay = isTokenRequest(recorded) ? oauth.tokenDelayMs : 0;
+      if (delay > 0) setTimeout(() => send(res, out.status, out.headers ?? {}, out.body), delay);
+      else send(res, out.status, out.headers ?? {}, out.body);
+    },
+    { requests, unhandled },
+  );
+  const origin = server.origin;
   oauth.apiBaseUrl = origin;
 
   return {
@@ -192,13 +165,7 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
     seedCalls(count) {
       data.seedCalls(count);
     },
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets from clients would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-    },
+    close: () => server.close(),
   };
 }
 

@@ -11,8 +11,8 @@
 //   8. anything else                                                    → 404 InvalidEndpoint, recorded in `unhandled`
 // Every /api/v2 answer carries the account rate-limit headers (wire.ts). Dataset: see dataset.ts; every
 // accepted credential (API token or OAuth token) authenticates as the admin, Avery Admin.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
 import { ADMIN_ID, Dataset } from './dataset.ts';
 import { contentRoute, STORAGE_PREFIX, storageRoute } from './files.ts';
 import { anonymousUser } from './render.ts';
@@ -29,13 +29,7 @@ import {
   UNAUTHENTICATED_BODY,
 } from './wire.ts';
 
-export interface RecordedRequest {
-  method: string;
-  /** path + query as received */
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export type { RecordedRequest } from '../shared/server.ts';
 
 export interface ZendeskFault {
   status: number;
@@ -166,33 +160,8 @@ export async function startZendeskFake(opts: ZendeskFakeOptions = {}): Promise<Z
     send(res, 404, apiHeaders(limiter.take(auth)), invalidEndpoint());
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const recorded: RecordedRequest = {
-        method: (req.method ?? 'GET').toUpperCase(),
-        path: req.url ?? '/',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      requests.push(recorded);
-      try {
-        handle(req, res, recorded);
-      } catch (error) {
-        // A bug in the fake must surface in the test, not as a hung request.
-        unhandled.push(recorded);
-        send(res, 500, { 'content-type': 'text/plain' }, String(error));
-      }
-    });
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
+  const server = await startRecordingServer(handle, { requests, unhandled });
+  origin = server.origin;
   routes = createRoutes(data, { origin, subdomain }, ADMIN_ID);
 
   return {
@@ -205,13 +174,7 @@ export async function startZendeskFake(opts: ZendeskFakeOptions = {}): Promise<Z
     seedTickets(count) {
       data.seedTickets(count);
     },
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets from clients (undici) would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-    },
+    close: () => server.close(),
   };
 }
 

@@ -129,11 +129,13 @@ describe('ConnectorRuntime paging', () => {
   });
 
   it('get returns the object with has_next_page false and no cursor', async () => {
-    const out = await exec('things', 'get', { folder: 'a/b', id: 7 });
+    const { rawResult, ...out } = await exec('things', 'get', { folder: 'a/b', id: 7 });
     assert.deepEqual(out, {
       result: { id: 7, path: '/folders/a%2Fb/things/7' },
       connector_metadata: { has_next_page: false, end_cursor: null },
     });
+    // The records are the whole body here, so the provider's bytes come along for the reply to reuse.
+    assert.deepEqual(JSON.parse(String(rawResult)), out.result);
   });
 
   it('POSTs body params as JSON', async () => {

@@ -1,0 +1,69 @@
+// The plumbing every provider fake shares: a node:http server on 127.0.0.1:0 that records each request (with its
+// body) before handing it to the fake's router, turns a bug in the fake into a visible 500 plus an `unhandled`
+// entry instead of a hung request, and closes without waiting on clients' keep-alive sockets.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RecordingServer {
+  origin: string;
+  requests: RecordedRequest[];
+  unhandled: RecordedRequest[];
+  /** Idempotent, so a test may close early (to release a hung request) and again in its teardown. */
+  close(): Promise<void>;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => void;
+
+export async function startRecordingServer(
+  handle: Handler,
+  log: { requests: RecordedRequest[]; unhandled: RecordedRequest[] } = { requests: [], unhandled: [] },
+): Promise<RecordingServer> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded: RecordedRequest = {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      log.requests.push(recorded);
+      try {
+        handle(req, res, recorded);
+      } catch (error) {
+        // A bug in the fake must surface in the test, not as a hung request.
+        log.unhandled.push(recorded);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(error));
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests: log.requests,
+    unhandled: log.unhandled,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets from clients (undici) and hung requests would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
