@@ -48,7 +48,8 @@ export function connectorCredentialStore(
 ): CredentialStore {
   const aad = connectorAad(organizationId, id);
   const open = (stored: StoredCredentials) => deps.vault.decrypt(stored, aad);
-  let expected = open(loaded);
+  // Decrypted only when a refresh happens: every execute builds this store, few ever use it.
+  let expected: string | undefined;
 
   const latest = async () => {
     const found = await deps.store.connectors.getWithCredentials(organizationId, id);
@@ -60,6 +61,7 @@ export function connectorCredentialStore(
   return {
     async refresh(_current, doRefresh) {
       let { stored, text } = await latest();
+      expected ??= open(loaded);
       if (text !== expected) return JSON.parse(text) as ResolvedCredentials;
 
       let next: ResolvedCredentials;
