@@ -10,8 +10,8 @@ import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { DomainError } from '../../core/errors.ts';
 import type { ConnectorDefinition } from '../schema.ts';
-import { checkLiteralHost, EgressDeniedError, guardedLookup } from './egress.ts';
-import type { UpstreamResponse } from './http.ts';
+import { checkLiteralHost, guardedLookup } from './egress.ts';
+import { flatten, transportError, type UpstreamResponse } from './http.ts';
 import { classifyResponse, upstreamError } from './upstream-errors.ts';
 
 export interface DownloadResult {
@@ -55,7 +55,7 @@ export class Downloader {
   private readonly guardedAgent: Agent;
   private readonly trustedAgent: Agent;
 
-  constructor(opts: { timeoutMs: number }) {
+  constructor(private readonly opts: { timeoutMs: number }) {
     // bodyTimeout is undici's idle timeout between body chunks, not a deadline for the whole body.
     const common = { keepAliveTimeout: 10_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
     this.guardedAgent = new Agent({
@@ -84,7 +84,7 @@ export class Downloader {
           dispatcher: trusted ? this.trustedAgent : this.guardedAgent,
         });
       } catch (err) {
-        throw transportFailure(err, provider, req.operation);
+        throw this.failed(err, provider, url, 'connect');
       }
       const location = res.headers.location;
       if ([301, 302, 303, 307, 308].includes(res.statusCode) && typeof location === 'string') {
@@ -105,6 +105,17 @@ export class Downloader {
 
   async close(): Promise<void> {
     await Promise.all([this.guardedAgent.close(), this.trustedAgent.close()]);
+  }
+
+  /** Same classification as JSON calls; undici's own timeouts are the idle timeouts here (no overall deadline). */
+  private failed(err: unknown, provider: string, url: URL, stage: 'connect' | 'body') {
+    return transportError(err, {
+      timedOut: false,
+      stage,
+      provider,
+      timeoutMs: this.opts.timeoutMs,
+      host: url.host,
+    });
   }
 
   private async failure(req: DownloadRequest, res: Dispatcher.ResponseData, url: URL): Promise<DomainError> {
@@ -170,7 +181,7 @@ export class Downloader {
       do first = await iterator.next();
       while (!first.done && first.value.length === 0);
     } catch (err) {
-      throw transportFailure(err, req.def.name, req.operation);
+      throw this.failed(err, req.def.name, url, 'body');
     }
     if (first.done) {
       throw new DomainError(
@@ -198,14 +209,6 @@ export class Downloader {
   }
 }
 
-function flatten(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-  }
-  return out;
-}
-
 /** Upstream's disposition wins; else the declared filename; else the last path segment of the file URL. */
 export function contentDisposition(
   upstream: string | undefined,
@@ -217,34 +220,4 @@ export function contentDisposition(
   const name = (filename?.trim() || fallback).replace(/[\r\n]/g, ' ');
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function transportFailure(err: unknown, provider: string, operation: string): DomainError {
-  if (err instanceof DomainError) return err;
-  const chain: unknown[] = [];
-  for (let cur: unknown = err; cur && chain.length < 8; cur = (cur as { cause?: unknown }).cause) {
-    chain.push(cur);
-    if (cur instanceof AggregateError) chain.push(...cur.errors);
-  }
-  const denied = chain.find((e): e is EgressDeniedError => e instanceof EgressDeniedError);
-  if (denied) {
-    return new DomainError(
-      'EGRESS_DENIED',
-      `The download for ${operation} points to ${denied.host}, a ${denied.addressClass} address ces may not reach.`,
-    );
-  }
-  const codes = chain
-    .map((e) => (e as { code?: unknown }).code)
-    .filter((c): c is string => typeof c === 'string');
-  if (codes.some((c) => /^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(c))) {
-    return new DomainError(
-      'UPSTREAM_TIMEOUT',
-      `${provider} did not answer the download for ${operation} in time.`,
-    );
-  }
-  const code = codes.find((c) => /^[A-Z_]+$/.test(c)) ?? 'network error';
-  return new DomainError(
-    'UPSTREAM_ERROR',
-    `The download from ${provider} for ${operation} failed (${code}).`,
-  );
 }

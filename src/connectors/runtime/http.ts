@@ -186,7 +186,7 @@ async function readCapped(
   return Buffer.concat(chunks);
 }
 
-function flatten(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+export function flatten(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -195,7 +195,7 @@ function flatten(headers: Dispatcher.ResponseData['headers']): Record<string, st
   return out;
 }
 
-interface FailureContext {
+export interface FailureContext {
   timedOut: boolean;
   stage: 'connect' | 'body';
   provider: string;
@@ -204,7 +204,7 @@ interface FailureContext {
 }
 
 /** Messages name the provider and host, never the URL: query strings may carry API keys. */
-function transportError(err: unknown, ctx: FailureContext): DomainError {
+export function transportError(err: unknown, ctx: FailureContext): DomainError {
   if (err instanceof DomainError) return err;
   const chain = causes(err);
   const denied = chain.find((e): e is EgressDeniedError => e instanceof EgressDeniedError);
