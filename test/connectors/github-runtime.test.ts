@@ -6,6 +6,7 @@ import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
 import { DomainError } from '../../src/core/errors.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
+import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
 const PAT = { option: 'PAT Credentials', values: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN } };
@@ -16,19 +17,10 @@ let rt: ConnectorRuntime;
 
 beforeEach(async () => {
   fake = await startGithubFake();
-  rt = new ConnectorRuntime({
-    cursorKey: new Uint8Array(32).fill(3),
-    upstreamOverrides: { github: fake.url },
-    timeoutMs: 5000,
-  });
+  rt = runtimeFor('github', fake.url);
 });
 
-afterEach(async () => {
-  const unhandled = fake.unhandled.map((r) => `${r.method} ${r.path}`);
-  await rt.close();
-  await fake.close();
-  assert.deepEqual(unhandled, [], 'the fake received requests it has no route for');
-});
+afterEach(() => closeChecked(rt, fake));
 
 function exec(
   entity: string,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { systemClock } from '../../src/connectors/runtime/clock.ts';
-import { ConnectorRuntime, type ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
+import type { ConnectorRuntime, ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
 import { resolveBaseUrl } from '../../src/connectors/runtime/request.ts';
 import { DomainError } from '../../src/core/errors.ts';
 import { Dataset } from '../fakes/gong/dataset.ts';
@@ -16,6 +16,7 @@ import {
   startGongFake,
 } from '../fakes/gong/index.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
+import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const gong = DefinitionRegistry.default().bySlug('gong')!;
 const KEYS = {
@@ -32,12 +33,7 @@ let clock: FakeClock;
 async function start(opts: GongFakeOptions = {}, realTime = false) {
   fake = await startGongFake(opts);
   clock = new FakeClock();
-  rt = new ConnectorRuntime({
-    cursorKey: new Uint8Array(32).fill(5),
-    upstreamOverrides: { gong: fake.url },
-    timeoutMs: 5000,
-    clock: realTime ? systemClock : clock,
-  });
+  rt = runtimeFor('gong', fake.url, { clock: realTime ? systemClock : clock });
 }
 
 async function restart(opts: GongFakeOptions, realTime = false) {
@@ -48,12 +44,7 @@ async function restart(opts: GongFakeOptions, realTime = false) {
 
 beforeEach(() => start());
 
-afterEach(async () => {
-  const unhandled = fake.unhandled.map((r) => `${r.method} ${r.path}`);
-  await rt.close();
-  await fake.close();
-  assert.deepEqual(unhandled, [], 'the fake received requests it has no route for');
-});
+afterEach(() => closeChecked(rt, fake));
 
 function exec(entity: string, action: string, params: Record<string, unknown>, credentials = KEYS) {
   return rt.execute({

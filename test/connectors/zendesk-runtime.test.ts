@@ -13,6 +13,7 @@ import {
   ZENDESK_FAKE_SUBDOMAIN,
   type ZendeskFake,
 } from '../fakes/zendesk/index.ts';
+import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const zendesk = DefinitionRegistry.default().bySlug('zendesk-support')!;
 const API_TOKEN = {
@@ -30,19 +31,10 @@ let rt: ConnectorRuntime;
 
 beforeEach(async () => {
   fake = await startZendeskFake();
-  rt = new ConnectorRuntime({
-    cursorKey: new Uint8Array(32).fill(5),
-    upstreamOverrides: { 'zendesk-support': fake.url },
-    timeoutMs: 5000,
-  });
+  rt = runtimeFor('zendesk-support', fake.url);
 });
 
-afterEach(async () => {
-  const unhandled = fake.unhandled.map((r) => `${r.method} ${r.path}`);
-  await rt.close();
-  await fake.close();
-  assert.deepEqual(unhandled, [], 'the fake received requests it has no route for');
-});
+afterEach(() => closeChecked(rt, fake));
 
 function exec(
   entity: string,

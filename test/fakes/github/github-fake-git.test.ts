@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { Octokit } from '@octokit/rest';
+import { closeChecked } from '../../helpers/fake-runtime.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './index.ts';
+import { type HttpFailure, quiet, rejection } from './octokit-helpers.ts';
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const AUTH = { authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}` };
 const widgets = { owner: 'ces-demo', repo: 'widgets' };
 
@@ -18,27 +19,7 @@ beforeEach(async () => {
   octokit = new Octokit({ auth: GITHUB_FAKE_DEFAULT_TOKEN, baseUrl: fake.url, log: quiet });
 });
 
-afterEach(async () => {
-  const unhandled = fake.unhandled.map((r) => `${r.method} ${r.path}`);
-  await fake.close();
-  assert.deepEqual(unhandled, [], 'the fake received requests it has no route for');
-});
-
-interface HttpFailure {
-  status: number;
-  response: { data: unknown; headers: Record<string, unknown> };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<HttpFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    const failure = error as Partial<HttpFailure>;
-    assert.equal(typeof failure.status, 'number', String(error));
-    return failure as HttpFailure;
-  }
-  assert.fail('expected the request to be rejected');
-}
+afterEach(() => closeChecked(undefined, fake));
 
 const messageOf = (f: HttpFailure) => (f.response.data as { message: string }).message;
 

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { Octokit } from '@octokit/rest';
+import { closeChecked } from '../../helpers/fake-runtime.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './index.ts';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+import { type HttpFailure, quiet, rejection } from './octokit-helpers.ts';
 
 let fake: GithubFake;
 let octokit: Octokit;
@@ -16,29 +16,7 @@ beforeEach(async () => {
   octokit = new Octokit({ auth: GITHUB_FAKE_DEFAULT_TOKEN, baseUrl: fake.url, log: quiet });
 });
 
-afterEach(async () => {
-  const unhandled = fake.unhandled.map((r) => `${r.method} ${r.path}`);
-  await fake.close();
-  assert.deepEqual(unhandled, [], 'the fake received requests it has no route for');
-});
-
-interface HttpFailure {
-  status: number;
-  response: { data: unknown; headers: Record<string, unknown> };
-}
-
-/** Awaits a request that must fail and returns the client's error (octokit's RequestError). */
-async function rejection(promise: Promise<unknown>): Promise<HttpFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    const failure = error as Partial<HttpFailure>;
-    assert.equal(typeof failure.status, 'number', String(error));
-    assert.ok(failure.response !== undefined, 'the error carries the HTTP response');
-    return failure as HttpFailure;
-  }
-  assert.fail('expected the request to be rejected');
-}
+afterEach(() => closeChecked(undefined, fake));
 
 /** A GET that reports what arrived before the connection ended, complete or not. */
 function rawGet(url: string): Promise<{

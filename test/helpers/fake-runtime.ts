@@ -1,0 +1,28 @@
+// The runtime side of a connector test against a provider fake: one runtime pointed at the fake, and a teardown
+// (with or without a runtime) that fails the test when the fake received a request it has no route for.
+import assert from 'node:assert/strict';
+import { ConnectorRuntime, type RuntimeOptions } from '../../src/connectors/runtime/executor.ts';
+import type { RecordedRequest } from '../fakes/shared/server.ts';
+
+export function runtimeFor(
+  slug: string,
+  baseUrl: string,
+  extra: Partial<RuntimeOptions> = {},
+): ConnectorRuntime {
+  return new ConnectorRuntime({
+    cursorKey: new Uint8Array(32).fill(5),
+    upstreamOverrides: { [slug]: baseUrl },
+    timeoutMs: 5000,
+    ...extra,
+  });
+}
+
+export async function closeChecked(
+  rt: ConnectorRuntime | undefined,
+  fake: { unhandled: RecordedRequest[]; close(): Promise<void> },
+): Promise<void> {
+  const unhandled = fake.unhandled.map((r) => `${r.method} ${r.path}`);
+  await rt?.close();
+  await fake.close();
+  assert.deepEqual(unhandled, [], 'the fake received requests it has no route for');
+}
