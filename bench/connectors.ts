@@ -1,20 +1,39 @@
 // Issue-3 figure: execute `list` on each connector through ces against its fake, beside a bare Node passthrough
-// proxy to the same fake, in one run. Usage: npm run bench:connectors [-- --duration 10 --connections 20]
+// proxy (bench/passthrough.ts) to the same fake, in one run. For every pair it records throughput, p50/p99, and the
+// CPU time the middle process (ces or the proxy) spent per request, read from /proc.
+//
+// Two upstream scenarios (--latencies, default "0,50"):
+//   0 ms  the fake answers at once: the load generator, the fake and the middle process all compete for this
+//         machine's cores, so the throughput ratio is the ratio of whole-system CPU per request;
+//   50 ms the fake answers 50 ms later, like a provider across the internet: the ratio shows what a client sees.
+// Gong's definition declares Gong's documented limit of 3 requests/s, which ces enforces per connector; its pair is
+// run at that rate, one request at a time, so its figure is latency and CPU per request, not peak throughput.
+//
+// Usage: npm run bench:connectors [-- --duration 10 --connections 20 --latencies 0,50]
+import fs from 'node:fs';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { request } from 'undici';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
+import { GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET } from '../test/fakes/gong/index.ts';
 import {
   ZENDESK_FAKE_API_TOKEN,
   ZENDESK_FAKE_EMAIL,
   ZENDESK_FAKE_SUBDOMAIN,
 } from '../test/fakes/zendesk/index.ts';
-import { launch, load, postJson, startCes, stopAll, writeResults } from './lib.ts';
+import { type LoadResult, launch, load, postJson, startCes, stopAll, writeResults } from './lib.ts';
 
 const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' } },
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    latencies: { type: 'string', default: '0,50' },
+  },
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const latencies = values.latencies.split(',').map(Number);
 
 interface Case {
   slug: string;
@@ -25,9 +44,12 @@ interface Case {
   /** The request ces sends upstream for that execute, sent straight through the passthrough proxy. */
   directPath: string;
   directHeaders: Record<string, string>;
+  /** Requests per second for both sides when the definition declares a proactive limit. */
+  rate?: number;
 }
 
-const zendeskBasic = `Basic ${Buffer.from(`${ZENDESK_FAKE_EMAIL}/token:${ZENDESK_FAKE_API_TOKEN}`).toString('base64')}`;
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const CASES: Case[] = [
   {
     slug: 'github',
@@ -48,24 +70,83 @@ const CASES: Case[] = [
     },
     execute: { entity: 'tickets', action: 'list', params: { page_size: 30 } },
     directPath: '/api/v2/tickets?page%5Bsize%5D=30',
-    directHeaders: { authorization: zendeskBasic },
+    directHeaders: { authorization: basic(`${ZENDESK_FAKE_EMAIL}/token`, ZENDESK_FAKE_API_TOKEN) },
+  },
+  {
+    slug: 'gong',
+    fakeScript: 'bench/fake-gong.ts',
+    credentials: { access_key: GONG_FAKE_ACCESS_KEY, access_key_secret: GONG_FAKE_ACCESS_KEY_SECRET },
+    execute: { entity: 'users', action: 'list', params: {} },
+    directPath: '/v2/users',
+    directHeaders: { authorization: basic(GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET) },
+    rate: 3,
   },
 ];
 
-async function main() {
-  const results: Record<string, unknown> = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    duration_s: duration,
-    connections,
-    note: 'Gong is left out: its definition declares Gong’s documented 3 requests/s, which ces enforces per connector.',
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** User + system CPU seconds a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * One request every 1/rate s for the run's duration, each timed on its own (autocannon's overallRate mode
+ * reported means below the fake's own delay, so paced runs don't use it).
+ */
+async function paced(rate: number, opts: Parameters<typeof load>[0]): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  for (let i = 0; i < rate * duration; i++) {
+    const due = started + (i * 1000) / rate;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    const t0 = performance.now();
+    try {
+      const res = await request(String(opts.url), {
+        method: (opts.method ?? 'GET') as 'GET' | 'POST',
+        headers: opts.headers ?? {},
+        ...(opts.body ? { body: String(opts.body) } : {}),
+      });
+      await res.body.dump();
+      if (res.statusCode >= 300) non2xx++;
+    } catch {
+      errors++;
+    }
+    latencies.push(performance.now() - t0);
+  }
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+  return {
+    rps: +(latencies.length / ((performance.now() - started) / 1000)).toFixed(2),
+    mean_ms: +(latencies.reduce((a, b) => a + b, 0) / latencies.length).toFixed(3),
+    p50: at(0.5),
+    p99: at(0.99),
+    non2xx,
+    errors,
   };
-  for (const c of CASES) {
-    const fake = await launch(['--import', 'tsx', c.fakeScript]);
-    const origin = new URL(fake.url).origin;
-    const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: origin });
-    const ces = await startCes({ [c.slug]: fake.url });
+}
+
+/** A load run (paced when `rate` is set), plus the CPU the middle process spent per completed request. */
+async function measure(pid: number, opts: Parameters<typeof load>[0], rate?: number) {
+  const before = cpuSeconds(pid);
+  const result = rate ? await paced(rate, opts) : await load(opts);
+  const used = cpuSeconds(pid) - before;
+  const requests = Math.round(result.rps * duration);
+  return { ...result, cpu_us_per_request: requests > 0 ? Math.round((used / requests) * 1e6) : null };
+}
+
+async function runCase(c: Case, latencyMs: number) {
+  const fake = await launch(['--import', 'tsx', c.fakeScript], {
+    BENCH_UPSTREAM_LATENCY_MS: String(latencyMs),
+  });
+  const origin = new URL(fake.url).origin;
+  const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: origin });
+  const ces = await startCes({ [c.slug]: fake.url });
+  try {
     const connector = (await postJson(
       ces.base,
       '/api/v1/integrations/connectors',
@@ -83,30 +164,52 @@ async function main() {
       c.execute,
       ces.token,
     )) as { result: unknown[] };
-    const direct = await load({
-      url: `${proxy.url}${c.directPath}`,
-      headers: c.directHeaders,
-      duration,
-      connections,
-    });
-    const through = await load({
-      url: `${ces.base}/api/v1/integrations/connectors/${connector.id}/execute`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ces.token}` },
-      body: JSON.stringify(c.execute),
-      duration,
-      connections,
-    });
-    const figure = {
+    const direct = await measure(
+      proxy.proc.pid!,
+      { url: `${proxy.url}${c.directPath}`, headers: c.directHeaders, duration, connections },
+      c.rate,
+    );
+    const through = await measure(
+      ces.proc.pid!,
+      {
+        url: `${ces.base}/api/v1/integrations/connectors/${connector.id}/execute`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ces.token}` },
+        body: JSON.stringify(c.execute),
+        duration,
+        connections,
+      },
+      c.rate,
+    );
+    return {
       records_per_page: probe.result.length,
+      ...(c.rate ? { paced_at_rps: c.rate } : { connections }),
       passthrough: direct,
       ces: through,
       throughput_ratio: +(through.rps / direct.rps).toFixed(3),
+      added_p50_ms: +(through.p50 - direct.p50).toFixed(1),
       added_mean_ms: +(through.mean_ms - direct.mean_ms).toFixed(3),
     };
-    results[c.slug] = figure;
-    console.log(c.slug, figure);
+  } finally {
     await stopAll();
+    fs.rmSync(ces.dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    duration_s: duration,
+  };
+  for (const latencyMs of latencies) {
+    const scenario: Record<string, unknown> = {};
+    for (const c of CASES) {
+      scenario[c.slug] = await runCase(c, latencyMs);
+      console.log(`upstream +${latencyMs} ms`, c.slug, scenario[c.slug]);
+    }
+    results[`upstream_latency_${latencyMs}ms`] = scenario;
   }
   writeResults('connectors.json', results);
 }

@@ -1,8 +1,10 @@
 // Issue-3 download figures, measured in one run: a large repository archive (default 1 GiB) downloaded
 //   (a) straight from the GitHub fake, following its redirect, and
-//   (b) through ces's execute `download` action against the same fake,
-// each read to the end by this process. Reports throughput of both, their ratio, and the growth of the ces
-// server's resident memory (sampled from /proc every 20 ms) over its idle baseline.
+//   (b) through a bare Node passthrough proxy (bench/passthrough.ts) to the same archive URL: the best any Node
+//       process in the middle can do on this machine, and
+//   (c) through ces's execute `download` action against the same fake,
+// each read to the end by this process. Reports throughput of all three, ces's ratio to (a) and to (b), and the
+// growth of the ces server's resident memory (sampled from /proc every 20 ms) over its idle baseline.
 // Usage: npm run bench:download [-- --bytes 1073741824 --runs 2]
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -43,6 +45,9 @@ async function main() {
       BENCH_ARCHIVE_BYTES: String(BYTES),
     })
   ).url;
+  const proxyUrl = (
+    await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: new URL(fakeUrl).origin })
+  ).url;
   const ces = await startCes({ github: fakeUrl });
   const base = ces.base;
   const token = ces.token;
@@ -64,9 +69,18 @@ async function main() {
     peakRss = Math.max(peakRss, rssBytes(ces.proc.pid!));
   }, 20);
 
+  // The proxy does not follow redirects, so it is handed the codeload URL the fake redirects to.
+  const redirect = await request(`${fakeUrl}/repos/ces-demo/widgets/tarball/main`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  await redirect.body.dump();
+  const codeload = new URL(String(redirect.headers.location));
+
   const direct = [];
+  const proxied = [];
   const through = [];
   for (let i = 0; i < RUNS; i++) {
+    proxied.push(await drain(`${proxyUrl}${codeload.pathname}${codeload.search}`, {}, false));
     direct.push(
       await drain(`${fakeUrl}/repos/ces-demo/widgets/tarball/main`, {
         headers: { authorization: `Bearer ${TOKEN}` },
@@ -98,9 +112,12 @@ async function main() {
     bytes: BYTES,
     runs: RUNS,
     direct_from_fake: direct,
+    through_passthrough_proxy: proxied,
     through_ces: through,
     throughput_ratio_best: +(best(through) / best(direct)).toFixed(3),
     throughput_ratio_median: +(median(through) / median(direct)).toFixed(3),
+    passthrough_ratio_median: +(median(proxied) / median(direct)).toFixed(3),
+    ces_to_passthrough_median: +(median(through) / median(proxied)).toFixed(3),
     ces_idle_rss_mib: +(idleRss / 1048576).toFixed(1),
     ces_peak_rss_growth_mib: +((peakRss - idleRss) / 1048576).toFixed(1),
   };

@@ -60,7 +60,9 @@ export async function startCes(overrides: Record<string, string>) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = process.hrtime.bigint();
-  const proc = spawn(process.execPath, ['bin/ces.js', 'serve'], {
+  // BENCH_CES_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ces process under load.
+  const nodeArgs = (process.env.BENCH_CES_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, 'bin/ces.js', 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,

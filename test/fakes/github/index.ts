@@ -57,6 +57,8 @@ export type GithubFault = GithubResponseFault | GithubHangFault | GithubResetFau
 export interface GithubFakeOptions {
   /** accepted tokens, default ['ghp_test_token_0001'] */
   tokens?: string[];
+  /** answer every request this much later, like a provider across the internet (benchmarks); default 0 */
+  responseDelayMs?: number;
 }
 
 export interface GithubFake {
@@ -164,7 +166,11 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     send(res, recording.status, { ...recording.headers, ...rate }, recording.body);
   };
 
-  const server = await startRecordingServer(handle, { requests, unhandled });
+  const server = await startRecordingServer(
+    handle,
+    { requests, unhandled },
+    { responseDelayMs: opts.responseDelayMs ?? 0 },
+  );
   const url = server.origin;
   try {
     replays = loadReplays(url);

@@ -51,6 +51,8 @@ export interface GongFakeOptions {
   calls?: number;
   /** enforce Gong's per-second request limit (Gong: 3); default off so tests don't trip over it */
   rateLimitPerSecond?: number;
+  /** answer every request this much later, like a provider across the internet (benchmarks); default 0 */
+  responseDelayMs?: number;
 }
 
 export interface GongFake {
@@ -146,6 +148,7 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
       else send(res, out.status, out.headers ?? {}, out.body);
     },
     { requests, unhandled },
+    { responseDelayMs: opts.responseDelayMs ?? 0 },
   );
   const origin = server.origin;
   oauth.apiBaseUrl = origin;

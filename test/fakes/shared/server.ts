@@ -22,10 +22,27 @@ export interface RecordingServer {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => void;
 
+export interface RecordingServerOptions {
+  /** Answer every request this much later, like a provider across the internet (benchmarks); default 0. */
+  responseDelayMs?: number;
+}
+
 export async function startRecordingServer(
   handle: Handler,
   log: { requests: RecordedRequest[]; unhandled: RecordedRequest[] } = { requests: [], unhandled: [] },
+  opts: RecordingServerOptions = {},
 ): Promise<RecordingServer> {
+  const delayMs = opts.responseDelayMs ?? 0;
+  const dispatch = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => {
+    try {
+      handle(req, res, recorded);
+    } catch (error) {
+      // A bug in the fake must surface in the test, not as a hung request.
+      log.unhandled.push(recorded);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(error));
+    }
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,14 +54,8 @@ export async function startRecordingServer(
         body: Buffer.concat(chunks).toString('utf8'),
       };
       log.requests.push(recorded);
-      try {
-        handle(req, res, recorded);
-      } catch (error) {
-        // A bug in the fake must surface in the test, not as a hung request.
-        log.unhandled.push(recorded);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(String(error));
-      }
+      if (delayMs > 0) setTimeout(dispatch, delayMs, req, res, recorded);
+      else dispatch(req, res, recorded);
     });
   });
   await new Promise<void>((resolve, reject) => {

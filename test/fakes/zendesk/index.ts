@@ -51,6 +51,8 @@ export interface ZendeskFakeOptions {
   oauthTokens?: string[];
   /** the account subdomain, used where Zendesk names it in bodies (recipient addresses) */
   subdomain?: string;
+  /** answer every request this much later, like a provider across the internet (benchmarks); default 0 */
+  responseDelayMs?: number;
 }
 
 export interface ZendeskFake {
@@ -160,7 +162,11 @@ export async function startZendeskFake(opts: ZendeskFakeOptions = {}): Promise<Z
     send(res, 404, apiHeaders(limiter.take(auth)), invalidEndpoint());
   };
 
-  const server = await startRecordingServer(handle, { requests, unhandled });
+  const server = await startRecordingServer(
+    handle,
+    { requests, unhandled },
+    { responseDelayMs: opts.responseDelayMs ?? 0 },
+  );
   origin = server.origin;
   routes = createRoutes(data, { origin, subdomain }, ADMIN_ID);
 
