@@ -22,6 +22,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNKNOWN_ENTITY: 422,
   UNKNOWN_ACTION: 422,
   INVALID_PARAMS: 422,
+  INVALID_QUERY: 422,
+  CONTEXT_STORE_NOT_READY: 409,
   INVALID_CURSOR: 422,
   // The stored OAuth2 grant was refused; only new credentials from the connector's owner help.
   CONNECTOR_REAUTH_REQUIRED: 424,
