@@ -54,8 +54,11 @@ export async function waitReady(url: string, started: bigint): Promise<number> {
   }
 }
 
-/** Starts `ces serve` on a fresh data dir; returns its base URL, an application token and a cleanup. */
-export async function startCes(overrides: Record<string, string>) {
+/**
+ * Starts `ces serve` on a fresh data dir; returns its base URL, an application token and a cleanup.
+ * `env` adds (or overrides) environment variables of the server, e.g. CES_SYNC_POLL_MS.
+ */
+export async function startCes(overrides: Record<string, string>, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -70,6 +73,7 @@ export async function startCes(overrides: Record<string, string>) {
       CES_PORT: String(port),
       CES_LOG_LEVEL: 'warn',
       CES_UPSTREAM_OVERRIDES: JSON.stringify(overrides),
+      ...env,
     },
     stdio: 'ignore',
   });

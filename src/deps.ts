@@ -3,6 +3,8 @@ import type { AppDeps } from './app.ts';
 import type { Config } from './config/index.ts';
 import { DefinitionRegistry } from './connectors/registry.ts';
 import { ConnectorRuntime } from './connectors/runtime/executor.ts';
+import { definitionLayouts } from './context-store/layout.ts';
+import { SyncWorker } from './context-store/worker.ts';
 import { type Keyring, loadKeyring } from './security/keyring.ts';
 import { loadServerSecrets } from './security/server-secrets.ts';
 import { TokenService } from './security/tokens.ts';
@@ -14,6 +16,8 @@ export interface Deps extends AppDeps {
   config: Config;
   keyring: Keyring;
   logger: Logger;
+  /** Started by `serve` (config.sync.enabled); stopped by close(). */
+  worker: SyncWorker;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,22 @@ export async function buildDeps(
       timeoutMs: config.upstreamTimeoutMs,
       userAgent: 'ces/0.1',
     });
+    const { rebuilt } = await store.contextStore.ensureLayouts(
+      registry.all().flatMap((def) => definitionLayouts(def)),
+      now().toISOString(),
+    );
+    if (rebuilt.length > 0)
+      logger.info({ tables: rebuilt }, 'context store: index layout changed; re-syncing');
+    const worker = new SyncWorker(
+      { store, registry, runtime, vault, now, logger },
+      {
+        concurrency: config.sync.concurrency,
+        intervalMs: config.sync.intervalSeconds * 1000,
+        fullIntervalMs: config.sync.fullIntervalSeconds * 1000,
+        pollMs: config.sync.pollMs,
+        leaseMs: config.sync.leaseSeconds * 1000,
+      },
+    );
     return {
       config,
       keyring,
@@ -67,9 +87,12 @@ export async function buildDeps(
       registry,
       runtime,
       now,
+      worker,
+      syncs: worker,
       bodyLimitBytes: config.bodyLimitBytes,
       ready: () => store.ping(),
       close: async () => {
+        await worker.stop();
         await runtime.close();
         await store.close();
       },

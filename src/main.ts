@@ -38,6 +38,7 @@ async function serve(config: Config): Promise<void> {
 
   const app = await buildApp(deps);
   await app.listen({ host: config.host, port: config.port });
+  if (config.sync.enabled) await deps.worker.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(

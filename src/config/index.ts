@@ -19,6 +19,15 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bootstrap: boolean;
   publicUrl: string | null;
+  /** The Context Store worker of this process. */
+  sync: {
+    enabled: boolean;
+    concurrency: number;
+    intervalSeconds: number;
+    fullIntervalSeconds: number;
+    pollMs: number;
+    leaseSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -112,6 +121,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     bootstrap: bool('CES_BOOTSTRAP', true),
     publicUrl,
+    sync: {
+      enabled: bool('CES_SYNC_ENABLED', true),
+      concurrency: int('CES_SYNC_CONCURRENCY', 4, 1, 64),
+      intervalSeconds: int('CES_SYNC_INTERVAL_SECONDS', 3600, 1, 604_800),
+      fullIntervalSeconds: int('CES_SYNC_FULL_INTERVAL_SECONDS', 86_400, 1, 2_592_000),
+      pollMs: int('CES_SYNC_POLL_MS', 1000, 10, 60_000),
+      leaseSeconds: int('CES_SYNC_LEASE_SECONDS', 120, 2, 3600),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -202,7 +202,10 @@ export const COLLECTION_ACTIONS: readonly ActionName[] = ['list', 'api_search'];
  *   array      `contains` on scalar items (`items: string|integer|number|boolean`), or `any` over object
  *              items whose fields are declared in `properties` (one level).
  */
-const FieldPath = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*){0,7}$', maxLength: 128 });
+const FieldPath = Type.String({
+  pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*){0,7}$',
+  maxLength: 128,
+});
 const IndexedScalarType = Type.Union([
   Type.Literal('string'),
   Type.Literal('text'),
@@ -218,7 +221,12 @@ export const IndexedFieldSchema = Type.Object(
     description: Type.Optional(Type.String()),
     /** `array` of scalars: their type. */
     items: Type.Optional(
-      Type.Union([Type.Literal('string'), Type.Literal('integer'), Type.Literal('number'), Type.Literal('boolean')]),
+      Type.Union([
+        Type.Literal('string'),
+        Type.Literal('integer'),
+        Type.Literal('number'),
+        Type.Literal('boolean'),
+      ]),
     ),
     /** `array` of objects: their searchable members (dot paths inside one element). */
     properties: Type.Optional(

@@ -85,7 +85,9 @@ function kindOf(type: FieldType): ColumnKind {
 
 function elementFields(def: IndexedFieldDefinition): Map<string, ElementField> | undefined {
   if (!def.properties) return undefined;
-  return new Map(def.properties.map((p) => [p.name, { name: p.name, path: p.name.split('.'), type: p.type }]));
+  return new Map(
+    def.properties.map((p) => [p.name, { name: p.name, path: p.name.split('.'), type: p.type }]),
+  );
 }
 
 export function entityLayout(def: ConnectorDefinition, entity: EntityDefinition): EntityLayout | undefined {
@@ -129,12 +131,18 @@ export function entityLayout(def: ConnectorDefinition, entity: EntityDefinition)
   };
 }
 
-/** Every Context Store entity of a definition, in declaration order. */
+const memo = new WeakMap<ConnectorDefinition, EntityLayout[]>();
+
+/** Every Context Store entity of a definition, in declaration order (computed once per loaded definition). */
 export function definitionLayouts(def: ConnectorDefinition): EntityLayout[] {
-  const out: EntityLayout[] = [];
-  for (const entity of def.entities) {
-    const layout = entityLayout(def, entity);
-    if (layout) out.push(layout);
+  let out = memo.get(def);
+  if (!out) {
+    out = [];
+    for (const entity of def.entities) {
+      const layout = entityLayout(def, entity);
+      if (layout) out.push(layout);
+    }
+    memo.set(def, out);
   }
   return out;
 }
@@ -185,4 +193,14 @@ export function recordKey(layout: EntityLayout, record: unknown): string | undef
     else return undefined;
   }
   return parts.join('\u001f');
+}
+
+/**
+ * `name` double-quoted as an SQL identifier. Layout identifiers are already restricted to `[A-Za-z0-9_]`; this
+ * refuses anything else again so that no quote can ever reach SQL text through an identifier.
+ */
+export function quoteIdent(name: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(name))
+    throw new Error(`refusing unsafe SQL identifier ${JSON.stringify(name)}`);
+  return `"${name}"`;
 }

@@ -15,6 +15,8 @@ export interface CoreDeps {
   registry: DefinitionRegistry;
   runtime: ConnectorRuntime;
   now: () => Date;
+  /** The Context Store worker of this process, told when a connector's syncs become due. */
+  syncs?: { notify(): void };
 }
 
 /** Who is calling, resolved from the bearer token; every tenant-owned read is scoped by it. */

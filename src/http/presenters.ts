@@ -1,4 +1,5 @@
-import type { Connector, Workspace } from '../store/port.ts';
+import type { ConnectorView } from '../core/connectors/context-store.ts';
+import type { Workspace } from '../store/port.ts';
 
 /** Reply shapes. Explicit field lists: a new column never reaches a client by accident. */
 export function presentWorkspace(ws: Workspace) {
@@ -16,7 +17,7 @@ export function presentWorkspace(ws: Workspace) {
   };
 }
 
-export function presentConnector(c: Connector) {
+export function presentConnector(c: ConnectorView) {
   return {
     id: c.id,
     name: c.name,
@@ -28,6 +29,7 @@ export function presentConnector(c: Connector) {
     credentials_status: c.credentials_status,
     credentials_error: c.credentials_error,
     replication_config: c.replication_config,
+    context_store: c.context_store,
     created_at: c.created_at,
     updated_at: c.updated_at,
   };

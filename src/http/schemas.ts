@@ -67,6 +67,21 @@ export const ConnectorSchema = Type.Object({
     description: 'Why the credentials need re-authorisation (never a credential value); null while valid',
   }),
   replication_config: Type.Object({}, { additionalProperties: true }),
+  context_store: Type.Union(
+    [
+      Type.Object({
+        status: Type.Union(
+          ['Loading', 'Building Preview', 'Preview', 'Ready', 'Failed'].map((s) => Type.Literal(s)),
+        ),
+        entity_count: Type.Integer({ description: 'records indexed, all entities together' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'The Context Store (search index) of this connector; null when its type indexes nothing. Details: GET …/inspect',
+    },
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

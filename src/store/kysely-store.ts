@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type {
   Connector,
   ConnectorPatch,
+  ContextStoreRepo,
   CredentialsStatus,
   NewConnector,
   Store,
@@ -39,11 +40,13 @@ export class KyselyStore implements Store {
   constructor(
     private readonly db: Db,
     private readonly root: Kysely<Database>,
+    /** The adapter's Context Store; it runs its own transactions, so a transaction-bound store shares it. */
+    readonly contextStore: ContextStoreRepo,
   ) {}
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.db !== this.root) return fn(this); // already inside one: flatten
-    return this.root.transaction().execute((trx) => fn(new KyselyStore(trx, this.root)));
+    return this.root.transaction().execute((trx) => fn(new KyselyStore(trx, this.root, this.contextStore)));
   }
 
   async ping(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { EntityLayout } from '../context-store/layout.ts';
+
 /**
  * The store port: what core needs from persistence. Adapters (SQLite now, PostgreSQL later) implement it.
  * Every tenant-owned lookup takes the organization id; there is no find-by-id without a tenant.
@@ -181,8 +183,145 @@ export interface Store {
   workspaces: WorkspacesRepo;
   connectors: ConnectorsRepo;
   serverSecrets: ServerSecretsRepo;
+  contextStore: ContextStoreRepo;
   /** Runs fn atomically; the store passed to fn is bound to the transaction. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+// --- Context Store -----------------------------------------------------------------------------------------
+
+/** Entity-level Context Store states (the connector-level status is derived from them). */
+export type EntitySyncStatus =
+  | 'Initializing'
+  | 'Building Preview'
+  | 'Preview'
+  | 'Ready'
+  | 'Updating'
+  | 'Failed';
+/** backfill: the first complete read; incremental: only what changed since `high_water`; full: re-read all and drop what is gone. */
+export type SyncPass = 'backfill' | 'incremental' | 'full';
+
+/** Where an interrupted pass resumes: the partition being read and the cursor of its next page. */
+export interface SyncCheckpoint {
+  /** list params of each partition, resolved at the start of the pass (null: not resolved yet) */
+  partitions: Array<Record<string, string>> | null;
+  partition: number;
+  /** the runtime's end_cursor of the next page; null: the partition's first page */
+  cursor: string | null;
+  /** the generation records written by this pass carry */
+  generation: number;
+  /**
+   * Per partition (key: its params as JSON), the largest incremental field value seen so far (ISO 8601),
+   * carried over from earlier passes. Kept per partition: one repository's newest edit says nothing about
+   * how far another has been read.
+   */
+  highs: Record<string, string>;
+  /** Per partition, the lower bound this pass sends as the incremental param; fixed for the whole pass. */
+  bounds: Record<string, string>;
+  /** The replication_config bound (`start_from`) for partitions without a bound of their own. */
+  start: string | null;
+}
+
+export interface EntitySyncState {
+  connector_id: string;
+  entity: string;
+  status: EntitySyncStatus;
+  ready_for_search: boolean;
+  entity_count: number;
+  last_error: string | null;
+  /** last time the pass finished or the records changed */
+  updated_at: string | null;
+  backfilled_at: string | null;
+  last_full_at: string | null;
+  pass: SyncPass;
+  run_after: string;
+  generation: number;
+  /** JSON of SyncCheckpoint.highs after the last finished pass */
+  high_water: string | null;
+}
+
+/** A claimed sync: the worker holds its lease until `lease_expires_at`. */
+export interface SyncJob extends EntitySyncState {
+  organization_id: string;
+  lease_owner: string;
+  checkpoint: SyncCheckpoint | null;
+  attempts: number;
+}
+
+/** The index side of one entity: what the worker writes and search reads. */
+export interface IndexPage {
+  layout: EntityLayout;
+  records: unknown[];
+}
+
+/**
+ * The Context Store's persistence. Its methods run their own transactions: never call them inside
+ * `Store.transaction` (on SQLite they would wait for the very connection that transaction holds).
+ */
+export interface ContextStoreRepo {
+  /** Creates the index tables of these layouts; a table whose layout changed is rebuilt and its syncs restarted. */
+  ensureLayouts(layouts: EntityLayout[], now: string): Promise<{ rebuilt: string[] }>;
+  /** Starts syncs (status Initializing, a backfill due now) for entities that have none yet. */
+  initConnector(organizationId: string, connectorId: string, entities: string[], now: string): Promise<void>;
+  /** Re-reads everything from scratch (new credentials or replication_config): a new backfill due now. */
+  restartConnector(organizationId: string, connectorId: string, now: string): Promise<void>;
+  states(organizationId: string, connectorId: string): Promise<EntitySyncState[]>;
+  /** Sync states of many connectors of an organization at once (connector lists). */
+  statesFor(organizationId: string, connectorIds: string[]): Promise<Map<string, EntitySyncState[]>>;
+  /**
+   * Leases one due sync of a connector whose workspace is active and has the Context Store enabled.
+   * Atomic: of several workers, one gets it. A lease that expired (its worker died) can be claimed again.
+   */
+  claim(owner: string, now: string, leaseUntil: string): Promise<SyncJob | undefined>;
+  /**
+   * Writes a page of records and the checkpoint after it in one transaction, if `job`'s lease is still ours
+   * (false: it was lost, nothing written). Extends the lease.
+   */
+  commitPage(
+    job: SyncJob,
+    page: IndexPage,
+    checkpoint: SyncCheckpoint,
+    state: { status: EntitySyncStatus; ready_for_search: boolean; count: boolean },
+    now: string,
+    leaseUntil: string,
+  ): Promise<boolean>;
+  /**
+   * Ends a pass: for a backfill/full pass deletes the records it did not see (older generation), then
+   * schedules the next pass and releases the lease. False: lease lost.
+   */
+  finishPass(
+    job: SyncJob,
+    layout: EntityLayout,
+    next: {
+      pass: SyncPass;
+      run_after: string;
+      high_water: string | null;
+      generation: number;
+      reconcile: boolean;
+    },
+    now: string,
+  ): Promise<boolean>;
+  /** Saves a checkpoint (e.g. resolved partitions) and extends the lease; false: lease lost. */
+  saveCheckpoint(
+    job: SyncJob,
+    checkpoint: SyncCheckpoint,
+    status: EntitySyncStatus,
+    leaseUntil: string,
+  ): Promise<boolean>;
+  /** Gives the sync back, due again at `run_after`, optionally recording a failure. */
+  release(
+    job: SyncJob,
+    outcome: { run_after: string; attempts: number; status?: EntitySyncStatus; last_error?: string | null },
+    now: string,
+  ): Promise<void>;
+  /** Owners holding leases now (a restarted process frees those of its dead predecessor on the same host). */
+  leaseOwners(): Promise<string[]>;
+  releaseOwner(owner: string): Promise<number>;
+  /** Runs a compiled search against the index (the caller has checked the connector is the organization's). */
+  search(sqlText: string, params: unknown[]): Promise<Array<{ rid: number; data: string }>>;
+  count(sqlText: string, params: unknown[]): Promise<number>;
+  /** Removes the connector's records from these index tables and its syncs. */
+  dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]): Promise<void>;
 }

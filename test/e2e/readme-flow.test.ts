@@ -1,72 +1,10 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../fakes/github/index.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-interface Server {
-  proc: ChildProcess;
-  url: string;
-  stdout: () => string;
-}
-
-/** Starts `ces serve` exactly as the README does (bin/ces.js), on a free port, and waits for it to listen. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/ces.js'), 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, CES_PORT: '0', CES_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  proc.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  proc.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 30_000);
-    const poll = setInterval(() => {
-      const match = /"url":"(http:\/\/[^"]+)".*"msg":"ces listening"/.exec(out);
-      if (match?.[1]) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    }, 50);
-    proc.once('exit', (code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}\n${err}`));
-    });
-  });
-  return { proc, url, stdout: () => out };
-}
-
-async function stop(server: Server): Promise<number | null> {
-  return new Promise((resolve) => {
-    server.proc.once('exit', (code) => resolve(code));
-    server.proc.kill('SIGTERM');
-  });
-}
-
-async function call(base: string, method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: test convenience
-  return { status: res.status, json: (await res.json()) as any };
-}
+import { call, startServer, stop } from '../helpers/server-process.ts';
 
 test('the README flow against the real server process, and a restart keeps everything', async () => {
   const fake = await startGithubFake();
@@ -128,6 +66,28 @@ test('the README flow against the real server process, and a restart keeps every
     } while (cursor);
     assert.equal(total, 25);
     assert.equal(pages, 3);
+
+    // Step 6: the Context Store fills in the background; then the README's search.
+    for (let i = 0; ; i++) {
+      const inspect = await call(server.url, 'GET', `/api/v1/integrations/connectors/${id}/inspect`, token);
+      assert.equal(inspect.status, 200, JSON.stringify(inspect.json));
+      if (inspect.json.context_store.status === 'Ready') break;
+      assert.ok(i < 600, `the Context Store became Ready (${JSON.stringify(inspect.json.context_store)})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const found = await call(server.url, 'POST', `/api/v1/integrations/connectors/${id}/execute`, token, {
+      entity: 'issues',
+      action: 'search',
+      params: {
+        query: { filter: { eq: { state: 'open' } }, sort: [{ updated_at: 'desc' }] },
+        limit: 10,
+        fields: ['number', 'title', 'user.login'],
+      },
+    });
+    assert.equal(found.status, 200, JSON.stringify(found.json));
+    assert.ok(found.json.result.length > 0);
+    assert.deepEqual(Object.keys(found.json.result[0]).sort(), ['number', 'title', 'user']);
+    assert.equal(typeof found.json.connector_metadata.took_ms, 'number');
 
     assert.equal(await stop(server), 0, 'graceful shutdown exits 0');
     server = await startServer(env);

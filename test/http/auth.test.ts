@@ -18,6 +18,7 @@ const EXPECTED_AUTHENTICATED = [
   'PUT /api/v1/integrations/connectors/:id',
   'DELETE /api/v1/integrations/connectors/:id',
   'POST /api/v1/integrations/connectors/:id/execute',
+  'GET /api/v1/integrations/connectors/:id/inspect',
   'GET /api/v1/workspaces',
   'GET /api/v1/workspaces/stats',
   'GET /api/v1/workspaces/:workspace_id',

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { resolveCredentials } from '../../connectors/credentials.ts';
 import { connectorAad } from '../../security/vault.ts';
-import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess, isoNow } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { type ConnectorView, startContextStore, viewOf } from './context-store.ts';
 import { resolveDefinition } from './lookup.ts';
 import { validateReplicationConfig } from './replication-config.ts';
 
@@ -25,7 +25,7 @@ export async function createConnector(
   deps: CoreDeps,
   ctx: RequestContext,
   input: CreateConnectorInput,
-): Promise<Connector> {
+): Promise<ConnectorView> {
   const workspace = await resolveWorkspace(deps, ctx, input.workspace_name);
   const def = resolveDefinition(deps, input);
   const credentials = resolveCredentials(def, input.credentials);
@@ -49,7 +49,8 @@ export async function createConnector(
   });
   const created = await deps.store.connectors.get(ctx.organizationId, id);
   if (!created) throw new Error('connector vanished right after insert');
-  return created;
+  await startContextStore(deps, created, def);
+  return viewOf(deps, created);
 }
 
 async function resolveWorkspace(deps: CoreDeps, ctx: RequestContext, name: string | undefined) {

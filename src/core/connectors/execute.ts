@@ -6,6 +6,7 @@ import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { SEARCH_ACTIONS, searchContextStore } from './context-store.ts';
 import { assertCredentialsUsable, connectorCredentialStore } from './credential-store.ts';
 import { connectorNotFound, definitionOf } from './lookup.ts';
 
@@ -41,9 +42,18 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
       `Workspace '${connector.workspace_name}' is inactive; reactivate it (PUT /api/v1/workspaces/${connector.workspace_id} {"status":"active"}) to execute its connectors.`,
     );
   }
+  const def = definitionOf(deps, connector);
+  // Search reads the index only: it needs neither the provider nor the credentials.
+  if (SEARCH_ACTIONS.has(input.action)) {
+    return searchContextStore(deps, ctx, connector, def, {
+      entity: input.entity,
+      params: input.params ?? {},
+      select_fields: input.select_fields,
+      exclude_fields: input.exclude_fields,
+    });
+  }
   // Refused OAuth2 grants stay refused: answer at once instead of asking the provider again.
   assertCredentialsUsable(connector);
-  const def = definitionOf(deps, connector);
   let params = input.params ?? {};
   let range = input.range;
   if (input.action === 'download' && typeof params.range_header === 'string') {

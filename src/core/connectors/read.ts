@@ -1,11 +1,11 @@
-import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { type ConnectorView, viewOf, withContextStore } from './context-store.ts';
 import { loadConnector } from './lookup.ts';
 
-export const getConnector = (deps: Pick<CoreDeps, 'store'>, ctx: RequestContext, id: string) =>
-  loadConnector(deps, ctx, id);
+export const getConnector = async (deps: Pick<CoreDeps, 'store'>, ctx: RequestContext, id: string) =>
+  viewOf(deps, await loadConnector(deps, ctx, id));
 
 export interface ListConnectorsInput {
   workspace_id?: string | undefined;
@@ -17,7 +17,7 @@ export async function listConnectors(
   deps: Pick<CoreDeps, 'store'>,
   ctx: RequestContext,
   input: ListConnectorsInput,
-): Promise<Connector[]> {
+): Promise<ConnectorView[]> {
   let workspaceId = input.workspace_id;
   if (input.workspace_name !== undefined) {
     const ws = await deps.store.workspaces.getByName(ctx.organizationId, input.workspace_name);
@@ -35,8 +35,9 @@ export async function listConnectors(
   if (workspaceId !== undefined) assertWorkspaceAccess(ctx, workspaceId);
   // A scoped token only ever sees its own workspace, even when it names none.
   const scope = workspaceId ?? ctx.workspaceId;
-  return deps.store.connectors.list(ctx.organizationId, {
+  const connectors = await deps.store.connectors.list(ctx.organizationId, {
     ...(scope ? { workspaceId: scope } : {}),
     ...(input.definition_id ? { definitionId: input.definition_id } : {}),
   });
+  return withContextStore(deps, ctx.organizationId, connectors);
 }

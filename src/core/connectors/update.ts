@@ -1,8 +1,8 @@
 import { resolveCredentials } from '../../connectors/credentials.ts';
 import { connectorAad } from '../../security/vault.ts';
-import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
+import { type ConnectorView, restartContextStore, viewOf } from './context-store.ts';
 import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
 import { validateReplicationConfig } from './replication-config.ts';
 
@@ -18,7 +18,7 @@ export async function updateConnector(
   ctx: RequestContext,
   id: string,
   input: UpdateConnectorInput,
-): Promise<Connector> {
+): Promise<ConnectorView> {
   const connector = await loadConnector(deps, ctx, id);
   const def = definitionOf(deps, connector);
   const replicationConfig =
@@ -47,5 +47,7 @@ export async function updateConnector(
     now: isoNow(deps),
   });
   if (!updated) throw connectorNotFound(id);
-  return loadConnector(deps, ctx, id);
+  const after = await loadConnector(deps, ctx, id);
+  if (credentials || input.replication_config !== undefined) await restartContextStore(deps, after);
+  return viewOf(deps, after);
 }

@@ -6,6 +6,7 @@ import * as createConnector from './connectors/create.ts';
 import * as deleteConnector from './connectors/delete.ts';
 import * as execute from './connectors/execute.ts';
 import * as getConnector from './connectors/get.ts';
+import * as inspectConnector from './connectors/inspect.ts';
 import * as listConnectors from './connectors/list.ts';
 import * as updateConnector from './connectors/update.ts';
 import * as getDefinition from './definitions/get.ts';
@@ -27,6 +28,7 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   createConnector,
   listConnectors,
   getConnector,
+  inspectConnector,
   updateConnector,
   deleteConnector,
   execute,

@@ -5,6 +5,8 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { KyselyStore } from '../kysely-store.ts';
 import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
+import { registerSearchFunctions } from './context-index.ts';
+import { SqliteContextStore } from './context-store.ts';
 import { sqliteMigrations } from './migrations/index.ts';
 
 export interface SqliteStoreOptions {
@@ -14,7 +16,7 @@ export interface SqliteStoreOptions {
   migrate?: boolean;
 }
 
-function openKysely(file: string): Kysely<Database> {
+function openKysely(file: string): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new BetterSqlite3(file);
   // WAL lets readers run beside the one writer; busy_timeout makes a second process (a CLI command while the
@@ -24,7 +26,9 @@ function openKysely(file: string): Kysely<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   if (file !== ':memory:') fs.chmodSync(file, 0o600);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  registerSearchFunctions(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, raw: sqlite };
 }
 
 /**
@@ -57,10 +61,10 @@ export async function migrateSqlite(db: Kysely<Database>): Promise<string[]> {
 export async function openSqliteStore(
   options: SqliteStoreOptions,
 ): Promise<{ store: Store; applied: string[] }> {
-  const db = openKysely(options.file);
+  const { db, raw } = openKysely(options.file);
   try {
     const applied = options.migrate === false ? [] : await migrateSqlite(db);
-    return { store: new KyselyStore(db, db), applied };
+    return { store: new KyselyStore(db, db, new SqliteContextStore(raw, db)), applied };
   } catch (err) {
     await db.destroy();
     throw err;

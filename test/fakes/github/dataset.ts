@@ -89,7 +89,10 @@ export interface RepoRecord {
   updatedAt: number;
   pushedAt: number;
   labels: Label[];
-  /** Issues and pull requests share one number sequence, as on GitHub; index = number - 1. */
+  /**
+   * Issues and pull requests share one number sequence, as on GitHub. Ascending by number; a deleted issue
+   * leaves a gap whose number is never handed out again (Dataset.deleteIssue).
+   */
   issues: IssueRecord[];
   comments: Map<number, CommentRecord[]>;
   /** Linear history, oldest first. */
@@ -130,6 +133,34 @@ const MORE_LABELS: ReadonlyArray<Omit<Label, 'id'>> = [
 
 const TOPICS = ['gears', 'sprockets', 'flanges', 'rivets', 'bearings', 'pulleys', 'levers', 'springs'];
 
+/** What `updateIssue` may change; `updatedAt` (ISO 8601) replaces the fake clock's "now". */
+export interface IssueChange {
+  title?: string;
+  body?: string | null;
+  state?: 'open' | 'closed';
+  labels?: string[];
+  assignees?: string[];
+  updatedAt?: string;
+}
+
+export interface NewIssue {
+  title: string;
+  body?: string | null;
+  /** default octocat, the viewer */
+  author?: string;
+  labels?: string[];
+  assignees?: string[];
+  /** ISO 8601; default the fake clock's "now" */
+  createdAt?: string;
+}
+
+function parseInstant(iso: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new Error(`github fake: '${iso}' is not an ISO 8601 timestamp`);
+  // GitHub's timestamps have whole seconds.
+  return Math.floor(ms / 1000) * 1000;
+}
+
 export class Dataset {
   readonly accounts = new Map<string, Account>();
   private readonly repos = new Map<string, RepoRecord>();
@@ -141,6 +172,10 @@ export class Dataset {
   private nextLabelId = 950_000_001;
   private nextReleaseId = 960_000_001;
   private nextAssetId = 970_000_001;
+  /** The last "now" handed out by now(). */
+  private lastChange = 0;
+  /** Numbers of deleted issues per repository, kept so they are never reused. */
+  private readonly deleted = new Map<RepoRecord, Set<number>>();
 
   /** The account every accepted token authenticates as. */
   readonly viewer: Account;
@@ -264,6 +299,110 @@ export class Dataset {
     for (let i = 0; i < count; i += 1) this.addIssue(repo);
   }
 
+  /** A live issue (or pull request) by number. */
+  issue(repo: RepoRecord, number: number): IssueRecord | undefined {
+    let lo = 0;
+    let hi = repo.issues.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = repo.issues[mid];
+      if (at === undefined) return undefined;
+      if (at.number === number) return at;
+      if (at.number < number) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /**
+   * The fake's clock for changes made between syncs: one second after the newest timestamp of any issue or
+   * comment, so an edit is always the most recent change (as "now" is on GitHub) and runs stay reproducible.
+   */
+  now(): number {
+    let latest = this.lastChange;
+    for (const repo of this.repos.values()) {
+      for (const issue of repo.issues) latest = Math.max(latest, issue.updatedAt);
+      for (const list of repo.comments.values()) for (const c of list) latest = Math.max(latest, c.updatedAt);
+    }
+    this.lastChange = latest + 1000;
+    return this.lastChange;
+  }
+
+  /** Edits an issue the way "Update an issue" does: only the given members change, and updated_at moves. */
+  updateIssue(repo: RepoRecord, number: number, change: IssueChange): IssueRecord {
+    const issue = this.liveIssue(repo, number);
+    const at = change.updatedAt === undefined ? this.now() : parseInstant(change.updatedAt);
+    if (change.title !== undefined) issue.title = change.title;
+    if (change.body !== undefined) issue.body = change.body;
+    if (change.labels !== undefined) issue.labels = this.knownLabels(repo, change.labels);
+    if (change.assignees !== undefined) issue.assignees = [...change.assignees];
+    if (change.state !== undefined && change.state !== issue.state) {
+      issue.state = change.state;
+      const closed = change.state === 'closed';
+      issue.closedAt = closed ? at : null;
+      issue.closedBy = closed ? this.viewer.login : null;
+      // GitHub keeps state_reason null on pull requests.
+      if (issue.pull === null) issue.stateReason = closed ? 'completed' : 'reopened';
+    }
+    issue.updatedAt = at;
+    return issue;
+  }
+
+  /** Opens a new issue with the next number, created (and updated) now unless `createdAt` says otherwise. */
+  openIssue(repo: RepoRecord, fields: NewIssue): IssueRecord {
+    const issue = this.addIssue(repo);
+    const at = fields.createdAt === undefined ? this.now() : parseInstant(fields.createdAt);
+    Object.assign(issue, {
+      title: fields.title,
+      body: fields.body ?? null,
+      author: fields.author ?? this.viewer.login,
+      assignees: [...(fields.assignees ?? [])],
+      labels: this.knownLabels(repo, fields.labels ?? []),
+      state: 'open',
+      stateReason: null,
+      closedBy: null,
+      createdAt: at,
+      updatedAt: at,
+      closedAt: null,
+    } satisfies Partial<IssueRecord>);
+    return issue;
+  }
+
+  /**
+   * Takes an issue and its comments out of the repository, as deleting it (or transferring it to a
+   * repository elsewhere) does: lists and search no longer return it and its number is not reused.
+   */
+  deleteIssue(repo: RepoRecord, number: number): void {
+    const issue = this.liveIssue(repo, number);
+    repo.issues.splice(repo.issues.indexOf(issue), 1);
+    repo.comments.delete(number);
+    const gone = this.deleted.get(repo) ?? new Set<number>();
+    gone.add(number);
+    this.deleted.set(repo, gone);
+  }
+
+  /** Was this number an issue that deleteIssue removed? */
+  wasDeleted(repo: RepoRecord, number: number): boolean {
+    return this.deleted.get(repo)?.has(number) ?? false;
+  }
+
+  private liveIssue(repo: RepoRecord, number: number): IssueRecord {
+    const issue = this.issue(repo, number);
+    if (issue === undefined)
+      throw new Error(`github fake: ${repo.owner.login}/${repo.name} has no issue #${number}`);
+    return issue;
+  }
+
+  /** Label names as stored: the repository's own spelling; an unknown name is a mistake in the test. */
+  private knownLabels(repo: RepoRecord, names: readonly string[]): string[] {
+    return names.map((name) => {
+      const label = repo.labels.find((l) => l.name.toLowerCase() === name.toLowerCase());
+      if (label === undefined)
+        throw new Error(`github fake: ${repo.owner.login}/${repo.name} has no label '${name}'`);
+      return label.name;
+    });
+  }
+
   private addAccount(
     login: string,
     type: Account['type'],
@@ -356,7 +495,7 @@ export class Dataset {
 
   /** Everything about an issue derives from its number, so every run serves identical data. */
   private addIssue(repo: RepoRecord): IssueRecord {
-    const n = repo.issues.length + 1;
+    const n = Math.max(repo.issues.at(-1)?.number ?? 0, ...(this.deleted.get(repo) ?? [])) + 1;
     const createdAt = EPOCH + n * 6 * HOUR;
     const closed = n % 3 === 0;
     const updatedAt = createdAt + (1 + ((n * 37) % 100)) * HOUR;
@@ -412,7 +551,7 @@ export class Dataset {
 
   private addComment(repo: RepoRecord, number: number, author: string, body: string): void {
     const list = repo.comments.get(number) ?? [];
-    const issue = repo.issues[number - 1];
+    const issue = this.issue(repo, number);
     const createdAt = (issue?.createdAt ?? EPOCH) + (list.length + 1) * HOUR;
     list.push({ id: this.nextCommentId++, author, body, createdAt, updatedAt: createdAt });
     repo.comments.set(number, list);

@@ -14,12 +14,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
 import { Archives } from './archive.ts';
-import { Dataset } from './dataset.ts';
+import { Dataset, type IssueChange, type NewIssue, type RepoRecord } from './dataset.ts';
+import * as render from './render.ts';
 import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from './replay.ts';
 import { createRoutes } from './routes.ts';
 import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, send } from './wire.ts';
 
 export type { RecordedRequest } from '../shared/server.ts';
+export type { IssueChange, NewIssue } from './dataset.ts';
 
 interface FaultTarget {
   /** default 1 */
@@ -72,6 +74,18 @@ export interface GithubFake {
   failNext(fault: GithubFault): void;
   /** add `count` generated issues to a repo (creates the repo if missing) */
   seedIssues(owner: string, repo: string, count: number): void;
+  // Changes between syncs take effect at the fake clock's "now": one second after the newest issue or comment
+  // timestamp unless the change names a time, so each is the latest change. They answer the issue as "Get an
+  // issue" renders it.
+  /** Edits an issue (or pull request): the given members change and updated_at moves to now. */
+  updateIssue(owner: string, repo: string, number: number, change: IssueChange): RenderedIssue;
+  /** Opens an issue with the next number, created and updated now. */
+  addIssue(owner: string, repo: string, fields: NewIssue): RenderedIssue;
+  /**
+   * Removes an issue as a deletion (or a transfer elsewhere) does: lists and search stop returning it and
+   * "Get an issue" answers 410 Gone. GitHub's REST API has no issue delete; this stands in for the UI.
+   */
+  deleteIssue(owner: string, repo: string, number: number): void;
   /**
    * Makes every dataset archive exactly `bytes` long (streamed, never held in memory); undefined restores the
    * small default archive. Recorded archives (`get-archive`) are unaffected.
@@ -80,6 +94,9 @@ export interface GithubFake {
   /** Closes the server and every open connection (hung requests included); safe to call twice. */
   close(): Promise<void>;
 }
+
+/** An issue as "Get an issue" answers it. */
+export type RenderedIssue = ReturnType<typeof render.issue>;
 
 export const GITHUB_FAKE_DEFAULT_TOKEN = 'ghp_test_token_0001';
 
@@ -181,6 +198,16 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
   archives = new Archives(data, url);
   routes = createRoutes(data, url, archives);
   const archiveSizes = archives;
+  const renderCtx: render.RenderContext = {
+    api: url,
+    account: (login) => data.account(login),
+    authenticated: true,
+  };
+  const repoOf = (owner: string, name: string): RepoRecord => {
+    const repo = data.repo(owner, name);
+    if (repo === undefined) throw new Error(`github fake: no repository ${owner}/${name}`);
+    return repo;
+  };
 
   return {
     url,
@@ -191,6 +218,17 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     },
     seedIssues(owner, repo, count) {
       data.seedIssues(owner, repo, count);
+    },
+    updateIssue(owner, repo, number, change) {
+      const record = repoOf(owner, repo);
+      return render.issue(renderCtx, record, data.updateIssue(record, number, change), true);
+    },
+    addIssue(owner, repo, fields) {
+      const record = repoOf(owner, repo);
+      return render.issue(renderCtx, record, data.openIssue(record, fields), true);
+    },
+    deleteIssue(owner, repo, number) {
+      data.deleteIssue(repoOf(owner, repo), number);
     },
     setArchiveSize(bytes) {
       archiveSizes.setSize(bytes);

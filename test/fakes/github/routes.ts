@@ -86,7 +86,7 @@ export function createRoutes(
     return repo === undefined || (repo.private && req.auth.kind !== 'token') ? undefined : repo;
   };
   const issueOf = (repo: RepoRecord, raw: string | undefined): IssueRecord | undefined =>
-    repo.issues[Number(raw) - 1];
+    data.issue(repo, Number(raw));
 
   // Pages records before rendering them: a 10 000-issue repository must not render 10 000 objects per page.
   const listed = <T>(
@@ -204,11 +204,13 @@ export function createRoutes(
         );
       },
     ],
-    // "Get an issue"
+    // "Get an issue": an issue deleted from a repository the caller can read is a 410.
     [
       new RegExp(`^/${REPO}/issues/(\\d+)$`),
       (m, req) => {
         const repo = visibleRepo(m, req);
+        if (repo !== undefined && data.wasDeleted(repo, Number(m[4])))
+          return { status: 410, body: errorBody(410, 'This issue was deleted', DOCS.issue) };
         const rec = repo && issueOf(repo, m[4]);
         if (repo === undefined || rec === undefined) return notFound(DOCS.issue);
         return { status: 200, body: render.issue(ctx(req), repo, rec, true) };

@@ -1,0 +1,550 @@
+// Context Store figures, in one run against bench/fake-bulk-github.ts (N synthetic issues of bench/big):
+//   backfill   records/s from creating the connector until its `issues` entity is Ready (inspect polled every
+//              250 ms; also when it first became searchable), beside how fast this process alone pages through the
+//              same fake (one request in flight, JSON parsed and discarded): ces's ratio to that is the figure;
+//   search     client-side p50/p99/mean and server-side took_ms of sequential `search` requests per query kind
+//              (eq, range + sort, fuzzy, keyword, eq 5 pages deep), beside /healthz (the HTTP floor), the same
+//              queries as hand-written SQL on the database file (the storage floor) and the SQL ces compiles for
+//              them run on that file (what the database costs ces, without HTTP);
+//   size       bytes of ces.db per record after a WAL checkpoint, beside the raw JSON bytes per record.
+//
+// Usage: npm run bench:context-store [-- --records 1000000 --queries 300 --keep]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { type Dispatcher, request } from 'undici';
+import { parseDefinition } from '../src/connectors/load.ts';
+import { entityLayout } from '../src/context-store/layout.ts';
+import { compileSearch } from '../src/context-store/query.ts';
+import { registerSearchFunctions } from '../src/store/sqlite/context-index.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
+import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
+import { launch, postJson, ROOT, startCes, stop, stopAll, writeResults } from './lib.ts';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' },
+    queries: { type: 'string', default: '300' },
+    'timeout-s': { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const N = Number(values.records);
+const QUERIES = Number(values.queries);
+const WARMUP = 20;
+const LIMIT = 10;
+const DEEP_PAGES = 5;
+const TIMEOUT_S = Number(values['timeout-s'] ?? Math.max(600, N / 200));
+const GOALS = { backfill_rps: 50_000, eq_p99_ms: 10, range_sort_p99_ms: 20, fuzzy_p99_ms: 50 };
+const TABLE = 'cs_github__issues';
+const DAY = 86_400_000;
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+/** User + system CPU seconds a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** Peak resident memory of a process so far, in MiB. */
+function peakRssMib(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Math.round(Number(m?.[1] ?? 0) / 1024);
+}
+
+/** The 1-minute load average: this machine is shared, and a figure taken under load says so. */
+const load1 = () => round(os.loadavg()[0] ?? 0);
+
+const round = (x: number, digits = 2) => +x.toFixed(digits);
+const seconds = (from: number) => (performance.now() - from) / 1000;
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
+  const mean = samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+  return { n: samples.length, p50: round(rank(0.5), 3), p99: round(rank(0.99), 3), mean: round(mean, 3) };
+}
+
+// ---- backfill baseline: this process alone reads every page, as the worker does, one request in flight
+
+async function pageThrough(fakeUrl: string, fakePid: number) {
+  let url: string | null =
+    `${fakeUrl}/repos/bench/big/issues?state=all&sort=updated&direction=asc&per_page=100`;
+  let records = 0;
+  let bytes = 0;
+  let pages = 0;
+  const cpu0 = cpuSeconds(fakePid);
+  const own0 = process.cpuUsage();
+  const t0 = performance.now();
+  while (url) {
+    const res: Dispatcher.ResponseData = await request(url, {
+      headers: { authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}` },
+    });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`baseline: HTTP ${res.statusCode} for ${url}: ${text}`);
+    const page = JSON.parse(text) as unknown[];
+    records += page.length;
+    bytes += Buffer.byteLength(text);
+    pages++;
+    const link = String(res.headers.link ?? '');
+    url = /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] ?? null;
+  }
+  const s = seconds(t0);
+  const own = process.cpuUsage(own0);
+  if (records !== N) throw new Error(`baseline read ${records} records, expected ${N}`);
+  return {
+    seconds: round(s),
+    records_per_s: Math.round(records / s),
+    pages,
+    json_bytes_per_record: Math.round(bytes / records),
+    fake_cpu_s: round(cpuSeconds(fakePid) - cpu0),
+    client_cpu_s: round((own.user + own.system) / 1e6),
+    load_avg_1m_after: load1(),
+  };
+}
+
+// ---- backfill through ces
+
+interface EntityState {
+  entity: string;
+  status: string;
+  ready_for_search: boolean;
+  entity_count: number;
+  last_error: string | null;
+}
+
+async function inspect(base: string, token: string, id: string) {
+  const res = await request(`${base}/api/v1/integrations/connectors/${id}/inspect`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = (await res.body.json()) as { context_store: { status: string; entities: EntityState[] } };
+  if (res.statusCode !== 200) throw new Error(`inspect: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
+  return body.context_store;
+}
+
+async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: number) {
+  const cesCpu0 = cpuSeconds(ces.proc.pid!);
+  const fakeCpu0 = cpuSeconds(fakePid);
+  const t0 = performance.now();
+  const connector = (await postJson(
+    ces.base,
+    '/api/v1/integrations/connectors',
+    {
+      workspace_name: 'default',
+      connector_type: 'github',
+      credentials: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN },
+      replication_config: { repositories: ['bench/big'] },
+    },
+    ces.token,
+  )) as { id: string };
+  const createdS = seconds(t0);
+  let previewS: number | null = null;
+  const timeline: Array<{ t_s: number; entity_count: number; status: string }> = [];
+  let lastCount = -1;
+  let lastChange = performance.now();
+  let lastLog = 0;
+  for (;;) {
+    const cs = await inspect(ces.base, ces.token, connector.id);
+    const issues = cs.entities.find((e) => e.entity === 'issues');
+    const t = seconds(t0);
+    if (!issues) throw new Error(`inspect lists no issues entity: ${JSON.stringify(cs)}`);
+    if (issues.ready_for_search && previewS === null) previewS = t;
+    if (issues.status === 'Failed') throw new Error(`issues sync failed: ${JSON.stringify(issues)}`);
+    if (issues.entity_count !== lastCount) {
+      lastCount = issues.entity_count;
+      lastChange = performance.now();
+      timeline.push({ t_s: round(t, 1), entity_count: issues.entity_count, status: issues.status });
+    }
+    if (issues.status === 'Ready') {
+      const s = t;
+      const cesCpu = cpuSeconds(ces.proc.pid!) - cesCpu0;
+      const result = {
+        connector_id: connector.id,
+        create_request_s: round(createdS, 3),
+        first_searchable_s: previewS === null ? null : round(previewS, 2),
+        ready_s: round(s, 2),
+        entity_count: issues.entity_count,
+        records_per_s: Math.round(N / s),
+        ces_cpu_s: round(cesCpu),
+        // CPU per record does not depend on what else the machine runs meanwhile, unlike records/s.
+        ces_cpu_us_per_record: Math.round((cesCpu / N) * 1e6),
+        fake_cpu_s: round(cpuSeconds(fakePid) - fakeCpu0),
+        ces_peak_rss_mib: peakRssMib(ces.proc.pid!),
+        load_avg_1m_after: load1(),
+        connector_status: cs.status,
+        timeline,
+      };
+      if (issues.entity_count !== N) {
+        throw new Error(`issues is Ready with entity_count ${issues.entity_count}, expected ${N}`);
+      }
+      return result;
+    }
+    if (t > TIMEOUT_S) throw new Error(`issues not Ready after ${TIMEOUT_S} s: ${JSON.stringify(cs)}`);
+    if (performance.now() - lastChange > 180_000) {
+      throw new Error(`issues stuck at ${lastCount} records for 180 s: ${JSON.stringify(cs)}`);
+    }
+    if (t - lastLog >= 10) {
+      lastLog = t;
+      console.error(`  backfill ${t.toFixed(0)} s: ${issues.status}, ${issues.entity_count} records`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+// ---- search
+
+type Issue = { number: number; title: string; created_at: string; user: { login: string } };
+interface SearchReply {
+  result: Issue[];
+  connector_metadata: { has_next_page: boolean; end_cursor: string | null; took_ms: number };
+}
+
+/** One query of a kind: the `query` of the search, and a check that a returned issue matches it. */
+interface Query {
+  query: { filter: unknown; sort?: unknown };
+  matches(issue: Issue): boolean;
+  /** the same query's parameters for the hand-written SQL */
+  sqlArgs: unknown[];
+}
+
+const wordsOf = (s: string) => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+function inOrder(title: string, words: string[]) {
+  let i = 0;
+  for (const w of wordsOf(title)) if (w === words[i] && ++i === words.length) return true;
+  return false;
+}
+
+const KINDS: Record<string, (rng: Rng) => Query> = {
+  eq: (rng) => {
+    const login = USERS[rng.int(USERS.length)]!;
+    return {
+      query: { filter: { eq: { 'user.login': login } } },
+      matches: (i) => i.user.login === login,
+      sqlArgs: [login],
+    };
+  },
+  range_sort: (rng) => {
+    const from =
+      CREATED_RANGE.from + Math.floor(rng.next() * (CREATED_RANGE.to - CREATED_RANGE.from - 30 * DAY));
+    const to = from + 30 * DAY;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return {
+      query: {
+        filter: { and: [{ gte: { created_at: iso(from) } }, { lt: { created_at: iso(to) } }] },
+        sort: [{ created_at: 'desc' }],
+      },
+      matches: (i) => Date.parse(i.created_at) >= from && Date.parse(i.created_at) < to,
+      sqlArgs: [from, to],
+    };
+  },
+  fuzzy: (rng) => {
+    // Two words, in order, of some issue's title: always at least one match, selective or not by chance.
+    const title = wordsOf(bulkIssue(rng.int(N), N).title);
+    const a = rng.int(title.length - 1);
+    const b = a + 1 + rng.int(title.length - a - 1);
+    const words = [title[a]!, title[b]!];
+    return {
+      query: { filter: { fuzzy: { title: words.join(' ') } } },
+      matches: (i) => inOrder(i.title, words),
+      sqlArgs: words,
+    };
+  },
+  keyword: (rng) => {
+    const words = [VOCAB[rng.int(VOCAB.length)]!, VOCAB[rng.int(VOCAB.length)]!];
+    return {
+      query: { filter: { keyword: { title: words.join(' ') } } },
+      matches: (i) => wordsOf(i.title).some((w) => words.includes(w)),
+      sqlArgs: words,
+    };
+  },
+};
+
+async function execute(base: string, token: string, id: string, query: unknown, cursor?: string) {
+  const t0 = performance.now();
+  const res = await request(`${base}/api/v1/integrations/connectors/${id}/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      entity: 'issues',
+      action: 'search',
+      params: { query, limit: LIMIT, ...(cursor ? { cursor } : {}) },
+    }),
+  });
+  const text = await res.body.text();
+  const ms = performance.now() - t0;
+  if (res.statusCode !== 200) throw new Error(`search: HTTP ${res.statusCode} ${text}`);
+  return { ms, reply: JSON.parse(text) as SearchReply };
+}
+
+async function searchKind(base: string, token: string, id: string, kind: string, deep: boolean) {
+  const make = KINDS[kind]!;
+  const rng = new Rng(kind.length * 7919 + (deep ? 1 : 0));
+  const client: number[] = [];
+  const took: number[] = [];
+  let hits = 0;
+  let wrong = 0;
+  for (let q = 0; q < WARMUP + QUERIES; q++) {
+    const query = make(rng);
+    let out = await execute(base, token, id, query.query);
+    for (let p = 0; deep && p < DEEP_PAGES && out.reply.connector_metadata.end_cursor; p++) {
+      out = await execute(base, token, id, query.query, out.reply.connector_metadata.end_cursor);
+    }
+    if (q < WARMUP) continue;
+    client.push(out.ms);
+    took.push(out.reply.connector_metadata.took_ms);
+    hits += out.reply.result.length;
+    wrong += out.reply.result.filter((i) => !query.matches(i)).length;
+    if (kind === 'range_sort') {
+      const dates = out.reply.result.map((i) => Date.parse(i.created_at));
+      if (dates.some((d, k) => k > 0 && d > dates[k - 1]!)) wrong++;
+    }
+  }
+  return {
+    client_ms: stats(client),
+    took_ms: stats(took),
+    mean_results: round(hits / QUERIES, 1),
+    wrong_results: wrong,
+  };
+}
+
+async function healthz(base: string) {
+  const samples: number[] = [];
+  for (let q = 0; q < WARMUP + QUERIES; q++) {
+    const t0 = performance.now();
+    const res = await request(`${base}/healthz`);
+    await res.body.text();
+    if (q >= WARMUP) samples.push(performance.now() - t0);
+  }
+  return stats(samples);
+}
+
+// ---- the same queries on the database file: hand-written SQL, and the SQL ces compiles
+
+function storageFloor(dbFile: string, connectorId: string) {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  registerSearchFunctions(db);
+  const columns = (db.prepare(`PRAGMA table_info("${TABLE}")`).all() as Array<{ name: string }>).map(
+    (c) => c.name,
+  );
+  const col = (suffix: string) => {
+    const name = columns.find((c) => c.endsWith(suffix));
+    if (!name) throw new Error(`no column ending in ${suffix} in ${TABLE}: ${columns.join(', ')}`);
+    return `"${name}"`;
+  };
+  const [login, created, title] = [col('_user_login'), col('_created_at'), col('_title')];
+  const titleFts = title.slice(1, -1);
+  const fts = `"${TABLE}__fts"`;
+  const page = LIMIT + 1;
+  const hand: Record<string, (args: unknown[]) => unknown[]> = {
+    eq: (a) =>
+      db
+        .prepare(
+          `SELECT rid, data FROM "${TABLE}" WHERE connector_id = ? AND ${login} = ? ORDER BY rid LIMIT ${page}`,
+        )
+        .all(connectorId, a[0]),
+    range_sort: (a) =>
+      db
+        .prepare(
+          `SELECT rid, data FROM "${TABLE}" WHERE connector_id = ? AND ${created} >= ? AND ${created} < ?
+           ORDER BY ${created} DESC, rid DESC LIMIT ${page}`,
+        )
+        .all(connectorId, a[0], a[1]),
+    // FTS finds rows with both words; the order check (which FTS5 cannot express) is done here, as ces does in SQL.
+    fuzzy: (a) => {
+      const words = a as string[];
+      const out: unknown[] = [];
+      const stmt = db.prepare(
+        `SELECT t.rid, t.data, t.${title} AS title FROM ${fts} CROSS JOIN "${TABLE}" AS t ON t.rid = ${fts}.rowid
+         WHERE ${fts} MATCH ? AND t.connector_id = ? ORDER BY ${fts}.rowid`,
+      );
+      for (const row of stmt.iterate(`{${titleFts}} : ("${words[0]}" AND "${words[1]}")`, connectorId)) {
+        if (inOrder((row as { title: string }).title, words) && out.push(row) >= page) break;
+      }
+      return out;
+    },
+    keyword: (a) =>
+      db
+        .prepare(
+          `SELECT t.rid, t.data FROM ${fts} CROSS JOIN "${TABLE}" AS t ON t.rid = ${fts}.rowid
+           WHERE ${fts} MATCH ? AND t.connector_id = ? ORDER BY ${fts}.rowid LIMIT ${page}`,
+        )
+        .all(`{${titleFts}} : ("${a[0]}" OR "${a[1]}")`, connectorId),
+  };
+
+  const def = parseDefinition(
+    fs.readFileSync(path.join(ROOT, 'src/connectors/definitions/github.yaml'), 'utf8'),
+    'github.yaml',
+  );
+  const entity = def.entities.find((e) => e.name === 'issues');
+  const layout = entity && entityLayout(def, entity);
+  if (!layout) throw new Error('github.yaml has no Context Store layout for issues');
+
+  const out: Record<string, unknown> = {};
+  for (const kind of ['eq', 'range_sort', 'fuzzy', 'keyword']) {
+    const make = KINDS[kind]!;
+    const handMs: number[] = [];
+    const cesMs: number[] = [];
+    const rng = new Rng(kind.length * 7919);
+    let plan = '';
+    for (let q = 0; q < WARMUP + QUERIES; q++) {
+      const query = make(rng);
+      let t0 = performance.now();
+      hand[kind]!(query.sqlArgs);
+      const h = performance.now() - t0;
+      const compiled = compileSearch(layout, connectorId, { ...query.query, limit: page, offset: 0 });
+      if (q === 0) {
+        plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.params) as Array<{
+            detail: string;
+          }>
+        )
+          .map((r) => r.detail)
+          .join(' | ');
+      }
+      t0 = performance.now();
+      db.prepare(compiled.sql).all(...compiled.params);
+      const c = performance.now() - t0;
+      if (q >= WARMUP) {
+        handMs.push(h);
+        cesMs.push(c);
+      }
+    }
+    out[kind] = { hand_sql_ms: stats(handMs), ces_sql_ms: stats(cesMs), ces_plan: plan };
+  }
+  db.close();
+  return out;
+}
+
+// ---- size
+
+function dbSize(dbFile: string) {
+  const db = new Database(dbFile);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const bytes = fs.statSync(dbFile).size;
+  let objects: Record<string, number> = {};
+  try {
+    const rows = db
+      .prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC')
+      .all() as Array<{ name: string; bytes: number }>;
+    objects = Object.fromEntries(rows.filter((r) => r.bytes >= 1 << 20).map((r) => [r.name, r.bytes]));
+  } catch {
+    // dbstat is an optional SQLite build option
+  }
+  const stored = db.prepare(`SELECT avg(length(data)) AS avg FROM "${TABLE}"`).get() as { avg: number };
+  db.close();
+  return {
+    db_bytes: bytes,
+    bytes_per_record: Math.round(bytes / N),
+    stored_json_bytes_per_record: Math.round(stored.avg),
+    objects_over_1mib: objects,
+  };
+}
+
+// ---- the run
+
+async function main() {
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    records: N,
+    queries: QUERIES,
+    goals: GOALS,
+    load_avg_1m_at_start: load1(),
+  };
+  const fake = await launch(['--import', 'tsx', 'bench/fake-bulk-github.ts'], { BENCH_RECORDS: String(N) });
+  const fakePid = fake.proc.pid!;
+  console.error(`fake ready (${N} issues); paging through it alone…`);
+  const baseline = await pageThrough(fake.url, fakePid);
+  results.baseline_paging = baseline;
+  console.error('baseline', baseline);
+
+  const ces = await startCes(
+    { github: fake.url },
+    { CES_SYNC_POLL_MS: '50', CES_TOKEN_TTL_SECONDS: '86400', CES_UPSTREAM_TIMEOUT_MS: '120000' },
+  );
+  const dbFile = path.join(ces.dataDir, 'ces.db');
+  try {
+    console.error('ces ready; backfilling…');
+    const bf = await backfill(ces, fakePid);
+    results.backfill = { ...bf, ratio_to_baseline: round(bf.records_per_s / baseline.records_per_s, 3) };
+    console.error('backfill', { ...bf, timeline: `${bf.timeline.length} samples` });
+
+    const search: Record<string, unknown> = { limit: LIMIT, warmup: WARMUP };
+    search.healthz_ms = await healthz(ces.base);
+    for (const kind of Object.keys(KINDS)) {
+      search[kind] = await searchKind(ces.base, ces.token, bf.connector_id, kind, false);
+      console.error(kind, search[kind]);
+    }
+    search[`eq_page_${DEEP_PAGES + 1}`] = await searchKind(ces.base, ces.token, bf.connector_id, 'eq', true);
+    console.error(`eq_page_${DEEP_PAGES + 1}`, search[`eq_page_${DEEP_PAGES + 1}`]);
+    search.storage = storageFloor(dbFile, bf.connector_id);
+    search.load_avg_1m_after = load1();
+    results.search = search;
+
+    await stop(ces.proc);
+    results.size = { ...dbSize(dbFile), raw_json_bytes_per_record: baseline.json_bytes_per_record };
+  } finally {
+    await stopAll();
+    if (values.keep) console.error(`kept ${ces.dataDir}`);
+    else fs.rmSync(ces.dataDir, { recursive: true, force: true });
+  }
+  writeResults('context-store.json', results);
+  summary(results);
+}
+
+type Stats = ReturnType<typeof stats>;
+
+function summary(r: Record<string, unknown>) {
+  const bf = r.backfill as {
+    records_per_s: number;
+    ratio_to_baseline: number;
+    ready_s: number;
+    first_searchable_s: number;
+    ces_cpu_us_per_record: number;
+  };
+  const base = r.baseline_paging as { records_per_s: number };
+  const search = r.search as Record<string, unknown>;
+  const storage = search.storage as Record<string, { hand_sql_ms: Stats; ces_sql_ms: Stats }>;
+  const size = r.size as { bytes_per_record: number; raw_json_bytes_per_record: number };
+  const verdict = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal');
+  const ms = (s: Stats) => `p50 ${s.p50} p99 ${s.p99}`;
+  console.log(
+    `\nContext Store, ${N} issues, ${QUERIES} queries per kind (load average at start ${r.load_avg_1m_at_start})`,
+  );
+  console.log(
+    `backfill: ${bf.records_per_s} records/s, ces ${bf.ces_cpu_us_per_record} µs CPU/record (Ready after ${bf.ready_s} s, ` +
+      `searchable after ${bf.first_searchable_s} s); paging alone ${base.records_per_s} records/s, ratio ${bf.ratio_to_baseline}; ` +
+      `goal ≥ ${GOALS.backfill_rps} records/s: ${verdict(bf.records_per_s >= GOALS.backfill_rps)}`,
+  );
+  console.log(`healthz (HTTP floor): ${ms(search.healthz_ms as Stats)} ms`);
+  const goals: Record<string, number> = {
+    eq: GOALS.eq_p99_ms,
+    range_sort: GOALS.range_sort_p99_ms,
+    fuzzy: GOALS.fuzzy_p99_ms,
+  };
+  for (const kind of [...Object.keys(KINDS), `eq_page_${DEEP_PAGES + 1}`]) {
+    const k = search[kind] as { client_ms: Stats; took_ms: Stats };
+    const floor = storage[kind];
+    const goal = goals[kind];
+    console.log(
+      `${kind.padEnd(10)} client ${ms(k.client_ms)} mean ${k.client_ms.mean} ms; took_ms ${ms(k.took_ms)}` +
+        (floor ? `; hand SQL ${ms(floor.hand_sql_ms)}; ces SQL ${ms(floor.ces_sql_ms)}` : '') +
+        (goal === undefined ? '' : `; goal p99 ≤ ${goal} ms: ${verdict(k.client_ms.p99 <= goal)}`),
+    );
+  }
+  console.log(
+    `size: ${size.bytes_per_record} bytes/record on disk, raw JSON ${size.raw_json_bytes_per_record} bytes/record`,
+  );
+}
+
+main().catch(async (err) => {
+  console.error(err);
+  await stopAll();
+  process.exit(1);
+});

@@ -1,0 +1,455 @@
+/**
+ * The replication worker: fills each connector's Context Store by paging through the `list` action of every
+ * indexed entity, then keeps it fresh.
+ *
+ * Per (connector, entity) there is one sync row, leased by one worker at a time. A pass reads every partition
+ * page by page; each page's records are written together with the checkpoint after it, so a process killed at
+ * any point resumes from the last written page — records are upserted by primary key, so a page read twice is
+ * neither lost nor duplicated. Passes: `backfill` (first read), then `incremental` (only what changed since the
+ * largest timestamp seen, when the definition declares a filter for it) on an interval, and periodically `full`
+ * (re-read everything; records the pass did not see are deleted: the reconcile of deletions).
+ *
+ * Failures: a rate limit only delays the sync (never fails it); an authentication failure marks the entity
+ * Failed with the reason; other errors retry with backoff and fail after a few attempts. Syncs of inactive
+ * workspaces (or with the Context Store disabled) are not claimed: paused until reactivated.
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { ResolvedCredentials } from '../connectors/credentials.ts';
+import type { DefinitionRegistry } from '../connectors/registry.ts';
+import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
+import type { ConnectorDefinition } from '../connectors/schema.ts';
+import { connectorCredentialStore } from '../core/connectors/credential-store.ts';
+import { isDomainError } from '../core/errors.ts';
+import type { Vault } from '../security/vault.ts';
+import { connectorAad } from '../security/vault.ts';
+import type { EntitySyncStatus, Store, SyncCheckpoint, SyncJob, SyncPass } from '../store/port.ts';
+import { columnValue, definitionLayouts, type EntityLayout, valueAt } from './layout.ts';
+
+export interface SyncWorkerOptions {
+  /** syncs run at once by this process */
+  concurrency: number;
+  /** time between the end of a pass and the next refresh */
+  intervalMs: number;
+  /** a full pass (reconciling deletions) at least this often */
+  fullIntervalMs: number;
+  /** how often an idle worker looks for due syncs */
+  pollMs: number;
+  /** how long a claimed sync stays ours without progress */
+  leaseMs: number;
+}
+
+export interface SyncWorkerDeps {
+  store: Store;
+  registry: DefinitionRegistry;
+  runtime: ConnectorRuntime;
+  vault: Vault;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** Failures after which a sync is marked Failed (it is still retried at the next interval). */
+const MAX_ATTEMPTS = 5;
+const AUTH_CODES = new Set([
+  'UPSTREAM_AUTH_FAILED',
+  'UPSTREAM_FORBIDDEN',
+  'CONNECTOR_REAUTH_REQUIRED',
+  'INVALID_CREDENTIALS',
+]);
+/** Entity count refreshed at most this often during a pass (a count over a large index is not free). */
+const COUNT_EVERY_MS = 2000;
+
+class LeaseLost extends Error {}
+
+export class SyncWorker {
+  /** host:pid:random — a restarted process on this host can tell its predecessor's leases are orphaned. */
+  readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
+  private readonly layouts = new Map<string, EntityLayout>();
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: SyncWorkerDeps,
+    private readonly opts: SyncWorkerOptions,
+  ) {
+    for (const def of deps.registry.all()) {
+      for (const layout of definitionLayouts(def)) this.layouts.set(`${def.id}/${layout.entity}`, layout);
+    }
+  }
+
+  layout(definitionId: string, entity: string): EntityLayout | undefined {
+    return this.layouts.get(`${definitionId}/${entity}`);
+  }
+
+  private iso(offsetMs = 0): string {
+    return new Date(this.deps.now().getTime() + offsetMs).toISOString();
+  }
+
+  /** Starts the claim loop; resolves once running. Leases left by a dead process of this host are freed first. */
+  async start(): Promise<void> {
+    await this.releaseOrphanedLeases();
+    this.loop = this.run();
+  }
+
+  /** A sync may be due now (a connector was created or changed): look at once instead of at the next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Stops claiming, lets running syncs stop at their next page (keeping their checkpoints), and waits. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async releaseOrphanedLeases() {
+    const host = hostname();
+    for (const owner of await this.deps.store.contextStore.leaseOwners()) {
+      const [ownerHost, pid] = owner.split(':');
+      if (ownerHost !== host || owner === this.owner) continue;
+      if (!alive(Number(pid))) {
+        const n = await this.deps.store.contextStore.releaseOwner(owner);
+        this.deps.logger.info({ owner, syncs: n }, 'context store: released syncs of a process that is gone');
+      }
+    }
+  }
+
+  private async run() {
+    while (!this.stopping) {
+      while (!this.stopping && this.running.size < this.opts.concurrency) {
+        const job = await this.deps.store.contextStore.claim(
+          this.owner,
+          this.iso(),
+          this.iso(this.opts.leaseMs),
+        );
+        if (!job) break;
+        const task = this.runJob(job)
+          .catch((err) => this.deps.logger.error({ err, entity: job.entity }, 'context store: sync crashed'))
+          .finally(() => {
+            this.running.delete(task);
+            this.wake?.();
+          });
+        this.running.add(task);
+      }
+      if (this.stopping) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        this.timer = setTimeout(resolve, this.opts.pollMs);
+      });
+      clearTimeout(this.timer);
+      this.wake = undefined;
+    }
+  }
+
+  /** One pass (or the rest of an interrupted one) of one entity. */
+  async runJob(job: SyncJob): Promise<void> {
+    const { store } = this.deps;
+    const found = await store.connectors.getWithCredentials(job.organization_id, job.connector_id);
+    if (!found) return; // deleted meanwhile: its sync rows went with it
+    const { connector, credentials: stored } = found;
+    const def = this.deps.registry.byId(connector.definition_id);
+    const layout = def && this.layout(def.id, job.entity);
+    if (!def || !layout) {
+      await this.fail(
+        job,
+        `Entity ${job.entity} is no longer indexed by this server's ${connector.connector_type} definition.`,
+      );
+      return;
+    }
+    if (connector.credentials_status === 'needs_reauth') {
+      await this.fail(
+        job,
+        `The connector's credentials need re-authorisation: ${connector.credentials_error ?? ''}`.trim(),
+      );
+      return;
+    }
+    const call = {
+      connectorId: connector.id,
+      definition: def,
+      credentials: JSON.parse(
+        this.deps.vault.decrypt(stored, connectorAad(job.organization_id, connector.id)),
+      ) as ResolvedCredentials,
+      config: connector.replication_config,
+      credentialStore: connectorCredentialStore(this.deps, job.organization_id, connector.id, stored),
+    };
+    const list = (entity: string, params: Record<string, unknown>) =>
+      this.deps.runtime.execute({ ...call, entity, action: 'list', params });
+
+    try {
+      await this.pass(job, def, layout, connector.replication_config, list);
+    } catch (err) {
+      if (err instanceof LeaseLost) return;
+      await this.failed(job, err);
+    }
+  }
+
+  private firstCheckpoint(
+    job: SyncJob,
+    layout: EntityLayout,
+    config: Record<string, unknown>,
+  ): SyncCheckpoint {
+    const inc = layout.spec.incremental;
+    const start = inc?.start_from ? config[inc.start_from] : undefined;
+    const startBound = typeof start === 'string' && start ? start : null;
+    const highs = parseHighs(job.high_water);
+    return {
+      partitions: null,
+      partition: 0,
+      cursor: null,
+      generation: job.pass === 'incremental' ? Math.max(job.generation, 1) : job.generation + 1,
+      highs,
+      // Only an incremental pass starts from what was seen; backfill and full passes read the whole scope.
+      bounds: inc && job.pass === 'incremental' ? highs : {},
+      start: inc ? startBound : null,
+    };
+  }
+
+  private statusDuring(job: SyncJob, ready: boolean): EntitySyncStatus {
+    if (job.backfilled_at !== null) return 'Updating';
+    return ready ? 'Preview' : 'Building Preview';
+  }
+
+  private async pass(
+    job: SyncJob,
+    def: ConnectorDefinition,
+    layout: EntityLayout,
+    config: Record<string, unknown>,
+    list: (entity: string, params: Record<string, unknown>) => ReturnType<ConnectorRuntime['execute']>,
+  ) {
+    const store = this.deps.store.contextStore;
+    let cp = job.checkpoint ?? this.firstCheckpoint(job, layout, config);
+    let ready = job.ready_for_search;
+    if (cp.partitions === null) {
+      cp = { ...cp, partitions: await this.partitions(layout, config, list) };
+      if (
+        !(await store.saveCheckpoint(job, cp, this.statusDuring(job, ready), this.iso(this.opts.leaseMs)))
+      ) {
+        throw new LeaseLost();
+      }
+    }
+    const partitions = cp.partitions ?? [];
+    const spec = layout.spec;
+    const inc = spec.incremental;
+    const incField = inc ? layout.fields.get(inc.field) : undefined;
+    let lastCount = 0;
+
+    const fetchPage = (at: SyncCheckpoint) => {
+      const partition = partitions[at.partition] ?? {};
+      const params: Record<string, unknown> = { ...(spec.params ?? {}), ...partition };
+      const since = at.bounds[partitionKey(partition)] ?? at.start;
+      if (inc && since) params[inc.param] = formatBound(since, inc.format);
+      if (at.cursor) params.cursor = at.cursor;
+      return list(layout.entity, params);
+    };
+
+    // The next page is requested while this one is written: the provider's latency overlaps our writes.
+    let pending = cp.partition < partitions.length ? fetchPage(cp) : undefined;
+    while (pending) {
+      const out = await pending;
+      pending = undefined;
+      const records = Array.isArray(out.result) ? out.result : [];
+      let highs = cp.highs;
+      if (incField) {
+        const key = partitionKey(partitions[cp.partition] ?? {});
+        const before = highs[key];
+        let high = before === undefined ? -Infinity : Date.parse(before);
+        for (const r of records) {
+          const ms = columnValue(incField, r);
+          if (typeof ms === 'number' && ms > high) high = ms;
+        }
+        if (Number.isFinite(high) && new Date(high).toISOString() !== before) {
+          highs = { ...highs, [key]: new Date(high).toISOString() };
+        }
+      }
+      const more = out.connector_metadata.has_next_page && out.connector_metadata.end_cursor;
+      const next: SyncCheckpoint = more
+        ? { ...cp, cursor: out.connector_metadata.end_cursor, highs }
+        : { ...cp, partition: cp.partition + 1, cursor: null, highs };
+      if (!this.stopping && next.partition < partitions.length) pending = fetchPage(next);
+
+      ready = true;
+      const nowMs = this.deps.now().getTime();
+      const count = nowMs - lastCount >= COUNT_EVERY_MS;
+      if (count) lastCount = nowMs;
+      const held = await store.commitPage(
+        job,
+        { layout, records },
+        next,
+        { status: this.statusDuring(job, true), ready_for_search: ready, count },
+        this.iso(),
+        this.iso(this.opts.leaseMs),
+      );
+      if (!held) {
+        await pending?.catch(() => undefined);
+        throw new LeaseLost();
+      }
+      cp = next;
+      if (this.stopping && cp.partition < partitions.length) {
+        await pending?.catch(() => undefined);
+        await store.release(job, { run_after: this.iso(), attempts: 0 }, this.iso());
+        return;
+      }
+    }
+
+    // The pass is complete.
+    const reconcile = job.pass !== 'incremental';
+    const nowMs = this.deps.now().getTime();
+    const lastFull = reconcile ? nowMs : job.last_full_at ? Date.parse(job.last_full_at) : 0;
+    const nextPass: SyncPass = inc && nowMs - lastFull < this.opts.fullIntervalMs ? 'incremental' : 'full';
+    const done = await store.finishPass(
+      job,
+      layout,
+      {
+        pass: nextPass,
+        run_after: this.iso(this.opts.intervalMs),
+        high_water: inc ? JSON.stringify(cp.highs) : null,
+        generation: cp.generation,
+        reconcile,
+      },
+      this.iso(),
+    );
+    if (!done) throw new LeaseLost();
+    this.deps.logger.debug(
+      { connector: job.connector_id, entity: job.entity, pass: job.pass, definition: def.slug },
+      'context store: pass finished',
+    );
+  }
+
+  /** The list params of each partition: one empty partition unless the definition partitions the entity. */
+  private async partitions(
+    layout: EntityLayout,
+    config: Record<string, unknown>,
+    list: (entity: string, params: Record<string, unknown>) => ReturnType<ConnectorRuntime['execute']>,
+  ): Promise<Array<Record<string, string>>> {
+    const spec = layout.spec.partitions;
+    if (!spec) return [{}];
+    const items = config[spec.config];
+    const values = Array.isArray(items) ? items.filter((v): v is string => typeof v === 'string') : [];
+    const out: Array<Record<string, string>> = [];
+    const seen = new Set<string>();
+    const add = (p: Record<string, string>) => {
+      const key = JSON.stringify(p);
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(p);
+      }
+    };
+    for (const value of values) {
+      const params = matchPattern(spec.pattern, value);
+      if (!params) continue;
+      const wildcard = spec.wildcard;
+      if (!wildcard || params[wildcard.param] !== '*') {
+        add(params);
+        continue;
+      }
+      const expandParams: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(wildcard.params)) expandParams[k] = fillTemplate(v, params);
+      let cursor: string | null = null;
+      do {
+        const page = await list(wildcard.entity, cursor ? { ...expandParams, cursor } : expandParams);
+        for (const record of Array.isArray(page.result) ? page.result : []) {
+          const v = valueAt(record, wildcard.value.split('.'));
+          if (typeof v === 'string' || typeof v === 'number') add({ ...params, [wildcard.param]: String(v) });
+        }
+        cursor = page.connector_metadata.has_next_page ? page.connector_metadata.end_cursor : null;
+      } while (cursor);
+    }
+    return out;
+  }
+
+  private async fail(job: SyncJob, reason: string) {
+    await this.deps.store.contextStore.release(
+      job,
+      { run_after: this.iso(this.opts.intervalMs), attempts: 0, status: 'Failed', last_error: reason },
+      this.iso(),
+    );
+  }
+
+  private async failed(job: SyncJob, err: unknown) {
+    const store = this.deps.store.contextStore;
+    const code = isDomainError(err) ? err.code : 'INTERNAL_ERROR';
+    // Only our own messages (DomainError) are shown; they never carry credentials or upstream secrets.
+    const reason = isDomainError(err) ? `${err.code}: ${err.message}` : 'Internal error while syncing.';
+    if (!isDomainError(err)) this.deps.logger.error({ err, entity: job.entity }, 'context store: sync error');
+    if (code === 'UPSTREAM_RATE_LIMITED') {
+      const waitS = isDomainError(err) && err.retryAfter !== undefined ? err.retryAfter : 60;
+      await store.release(
+        job,
+        { run_after: this.iso(Math.max(1, waitS) * 1000), attempts: job.attempts },
+        this.iso(),
+      );
+      return;
+    }
+    if (AUTH_CODES.has(code)) {
+      await this.fail(job, reason);
+      return;
+    }
+    const attempts = job.attempts + 1;
+    if (attempts >= MAX_ATTEMPTS) {
+      await this.fail(job, reason);
+      return;
+    }
+    const backoff = Math.min(300_000, 2 ** attempts * 2500);
+    await store.release(job, { run_after: this.iso(backoff), attempts, last_error: reason }, this.iso());
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `{owner}/{repo}` against `acme/widgets` → {owner: 'acme', repo: 'widgets'}; undefined when it doesn't fit. */
+export function matchPattern(pattern: string, value: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const source = pattern
+    .split(/(\{[A-Za-z][A-Za-z0-9_]*\})/)
+    .map((part) => {
+      const m = /^\{([A-Za-z][A-Za-z0-9_]*)\}$/.exec(part);
+      if (m?.[1]) {
+        names.push(m[1]);
+        return '([^/]+)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  const match = new RegExp(`^${source}$`).exec(value);
+  if (!match) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, match[i + 1] ?? '']));
+}
+
+function partitionKey(partition: Record<string, string>): string {
+  return JSON.stringify(partition);
+}
+
+function parseHighs(value: string | null): Record<string, string> {
+  if (!value) return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, string>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+function fillTemplate(template: string, params: Record<string, string>): string {
+  return template.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (_, name: string) => params[name] ?? '');
+}
+
+function formatBound(iso: string, format: 'iso8601' | 'unix_seconds' | undefined): string | number {
+  if (format === 'unix_seconds') return Math.floor(Date.parse(iso) / 1000);
+  // Second precision, as providers' `since` filters take it; the bound is inclusive, so nothing is skipped.
+  return new Date(Math.floor(Date.parse(iso) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}

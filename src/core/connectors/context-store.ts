@@ -1,0 +1,312 @@
+/**
+ * Context Store verbs: starting and restarting a connector's syncs, dropping its index, the status shown on
+ * connector records, /inspect, and the `search` action (which reads the index only, never the live API).
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
+import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
+import { compileSearch } from '../../context-store/query.ts';
+import { type ConnectorStoreStatus, connectorStatus, searchable } from '../../context-store/status.ts';
+import { signValue, verifyValue } from '../../security/signed.ts';
+import type { Connector, EntitySyncState } from '../../store/port.ts';
+import type { CoreDeps, RequestContext } from '../context.ts';
+import { isoNow } from '../context.ts';
+import { DomainError, invalidField } from '../errors.ts';
+import { definitionOf, loadConnector } from './lookup.ts';
+
+/** The search action's names: the reference's current one and its older alias. */
+export const SEARCH_ACTIONS = new Set(['search', 'context_store_search']);
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+const CURSOR_PURPOSE = 'context-store-search.v1';
+
+export interface ContextStoreSummary {
+  status: ConnectorStoreStatus;
+  entity_count: number;
+}
+
+function summary(states: EntitySyncState[] | undefined): ContextStoreSummary | null {
+  const status = connectorStatus(states ?? []);
+  if (!status) return null;
+  return { status, entity_count: (states ?? []).reduce((n, s) => n + s.entity_count, 0) };
+}
+
+export type ConnectorView = Connector & { context_store: ContextStoreSummary | null };
+
+export async function withContextStore(
+  deps: Pick<CoreDeps, 'store'>,
+  organizationId: string,
+  connectors: Connector[],
+): Promise<ConnectorView[]> {
+  const states = await deps.store.contextStore.statesFor(
+    organizationId,
+    connectors.map((c) => c.id),
+  );
+  return connectors.map((c) => ({ ...c, context_store: summary(states.get(c.id)) }));
+}
+
+export async function viewOf(deps: Pick<CoreDeps, 'store'>, connector: Connector): Promise<ConnectorView> {
+  const [view] = await withContextStore(deps, connector.organization_id, [connector]);
+  return view as ConnectorView;
+}
+
+/** A new connector: a backfill of every indexed entity, due now. */
+export async function startContextStore(deps: CoreDeps, connector: Connector, def: ConnectorDefinition) {
+  const entities = definitionLayouts(def).map((l) => l.entity);
+  if (entities.length === 0) return;
+  await deps.store.contextStore.initConnector(
+    connector.organization_id,
+    connector.id,
+    entities,
+    isoNow(deps),
+  );
+  deps.syncs?.notify();
+}
+
+/** New credentials or scope: read everything again (the records stay searchable meanwhile). */
+export async function restartContextStore(deps: CoreDeps, connector: Connector) {
+  await deps.store.contextStore.restartConnector(connector.organization_id, connector.id, isoNow(deps));
+  deps.syncs?.notify();
+}
+
+export async function dropContextStore(deps: Pick<CoreDeps, 'store' | 'registry'>, connector: Connector) {
+  const def = deps.registry.byId(connector.definition_id);
+  await deps.store.contextStore.dropConnector(
+    connector.organization_id,
+    connector.id,
+    def ? definitionLayouts(def) : [],
+  );
+}
+
+/** GET /connectors/{id}/inspect: the connector's Context Store status and each entity's sync state. */
+export async function inspectConnector(deps: CoreDeps, ctx: RequestContext, id: string) {
+  const connector = await loadConnector(deps, ctx, id);
+  const def = definitionOf(deps, connector);
+  const layouts = definitionLayouts(def);
+  const states = await deps.store.contextStore.states(ctx.organizationId, id);
+  const status = connectorStatus(states);
+  const entities = states.map((s) => ({
+    entity: s.entity,
+    status: s.status,
+    ready_for_search: searchable(status, s),
+    entity_count: s.entity_count,
+    updated_at: s.updated_at,
+    last_error: s.last_error,
+    pass: s.pass,
+    backfilled_at: s.backfilled_at,
+    next_sync_at: s.run_after,
+  }));
+  return {
+    connector_id: connector.id,
+    name: connector.name,
+    workspace_id: connector.workspace_id,
+    organization_id: connector.organization_id,
+    source_definition_id: def.id,
+    source_definition_name: def.name,
+    context_store: { status, entities },
+    // The reference service's readiness block, so its clients read the same fields.
+    context_store_readiness: {
+      connector_id: connector.id,
+      source_definition_id: def.id,
+      supported_context_store_entities: layouts.map((l) => ({
+        entity: l.entity,
+        suggested: l.spec.suggested === true,
+      })),
+      configured_cache_entities: entities.map((e) => ({
+        entity: e.entity,
+        status: e.status,
+        ready_for_search: e.ready_for_search,
+        supported: true,
+        entity_count: e.entity_count,
+        updated_at: e.updated_at,
+      })),
+    },
+    warnings: [] as string[],
+  };
+}
+
+export interface SearchInput {
+  entity: string;
+  params: Record<string, unknown>;
+  select_fields?: string[] | null | undefined;
+  exclude_fields?: string[] | null | undefined;
+}
+
+interface SearchParams {
+  filter: unknown;
+  sort: unknown;
+  limit: number;
+  cursor: string | undefined;
+  fields: string[] | undefined;
+}
+
+function parseSearchParams(params: Record<string, unknown>): SearchParams {
+  for (const key of Object.keys(params)) {
+    if (!['query', 'limit', 'cursor', 'fields'].includes(key)) {
+      throw invalidField(
+        'INVALID_PARAMS',
+        `params.${key}`,
+        `Unknown search param '${key}'; search takes query, limit, cursor and fields.`,
+      );
+    }
+  }
+  const query = params.query ?? {};
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    throw invalidField('INVALID_QUERY', 'params.query', 'params.query must be an object {filter?, sort?}.');
+  }
+  for (const key of Object.keys(query)) {
+    if (key !== 'filter' && key !== 'sort') {
+      throw invalidField(
+        'INVALID_QUERY',
+        `params.query.${key}`,
+        `Unknown query member '${key}'; a query has filter and sort.`,
+      );
+    }
+  }
+  const limit = params.limit ?? DEFAULT_LIMIT;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw invalidField(
+      'INVALID_PARAMS',
+      'params.limit',
+      `params.limit must be an integer from 1 to ${MAX_LIMIT}.`,
+    );
+  }
+  const cursor = params.cursor;
+  if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
+    throw invalidField(
+      'INVALID_PARAMS',
+      'params.cursor',
+      'params.cursor must be the end_cursor of the previous page.',
+    );
+  }
+  return {
+    filter: (query as { filter?: unknown }).filter,
+    sort: (query as { sort?: unknown }).sort,
+    limit,
+    cursor: cursor ?? undefined,
+    fields: parseFields(params.fields),
+  };
+}
+
+/** `fields`: dot paths (`["id", "user.login"]`) or key lists (`[["id"], ["user", "login"]]`), as SDKs send them. */
+function parseFields(fields: unknown): string[] | undefined {
+  if (fields === undefined || fields === null) return undefined;
+  const bad = () =>
+    invalidField(
+      'INVALID_PARAMS',
+      'params.fields',
+      'params.fields must be a list of dot paths or of key lists.',
+    );
+  if (!Array.isArray(fields) || fields.length > 200) throw bad();
+  return fields.map((f) => {
+    if (typeof f === 'string' && f.length > 0) return f;
+    if (Array.isArray(f) && f.length > 0 && f.every((k) => typeof k === 'string' && k.length > 0))
+      return f.join('.');
+    throw bad();
+  });
+}
+
+function notReady(status: ConnectorStoreStatus | null, entity: string, state: EntitySyncState | undefined) {
+  const why =
+    state?.status === 'Failed' && state.last_error
+      ? ` Entity '${entity}' failed to sync: ${state.last_error}`
+      : '';
+  return new DomainError(
+    'CONTEXT_STORE_NOT_READY',
+    `The Context Store of this connector is ${status ?? 'not set up'}; '${entity}' is not searchable yet.${why} Use the list or get action meanwhile, and GET /api/v1/integrations/connectors/{id}/inspect to follow its progress.`,
+    {
+      extra: {
+        context_store_status: status,
+        entity_status: state?.status ?? null,
+        hint: 'Use list/get until the status is Preview or Ready.',
+      },
+    },
+  );
+}
+
+export async function searchContextStore(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  connector: Connector,
+  def: ConnectorDefinition,
+  input: SearchInput,
+) {
+  const started = performance.now();
+  const layouts = definitionLayouts(def);
+  const layout: EntityLayout | undefined = layouts.find((l) => l.entity === input.entity);
+  if (!layout) {
+    const known = def.entities.some((e) => e.name === input.entity);
+    throw invalidField(
+      known ? 'UNKNOWN_ACTION' : 'UNKNOWN_ENTITY',
+      'entity',
+      `${known ? `Entity '${input.entity}' is not indexed by the Context Store` : `Unknown entity '${input.entity}'`}; searchable entities of ${def.name}: ${layouts.map((l) => l.entity).join(', ') || 'none'}.`,
+    );
+  }
+  const params = parseSearchParams(input.params);
+  const states = await deps.store.contextStore.states(ctx.organizationId, connector.id);
+  const status = connectorStatus(states);
+  const state = states.find((s) => s.entity === layout.entity);
+  if (!searchable(status, state)) throw notReady(status, layout.entity, state);
+
+  // A cursor continues the query it came from: bound to a digest of it (the cursor stays short).
+  const binding = createHash('sha256')
+    .update(JSON.stringify([params.filter ?? null, params.sort ?? null, params.fields ?? null]))
+    .digest('base64url')
+    .slice(0, 22);
+  let offset = 0;
+  if (params.cursor) {
+    const decoded = verifyValue(deps.secrets.cursorKey, CURSOR_PURPOSE, params.cursor) as
+      | { c: string; e: string; q: string; o: number }
+      | undefined;
+    if (!decoded || decoded.c !== connector.id || decoded.e !== layout.entity || decoded.q !== binding) {
+      throw invalidField(
+        'INVALID_CURSOR',
+        'params.cursor',
+        'This cursor was not issued for this connector, entity and query; repeat the same query with the end_cursor it returned.',
+      );
+    }
+    offset = decoded.o;
+  }
+  const compiled = compileSearch(layout, connector.id, {
+    filter: params.filter,
+    sort: params.sort,
+    limit: params.limit + 1,
+    offset,
+  });
+  const rows = await deps.store.contextStore.search(compiled.sql, compiled.params);
+  const hasNext = rows.length > params.limit;
+  const page = hasNext ? rows.slice(0, params.limit) : rows;
+  const endCursor = hasNext
+    ? signValue(deps.secrets.cursorKey, CURSOR_PURPOSE, {
+        c: connector.id,
+        e: layout.entity,
+        q: binding,
+        o: offset + params.limit,
+      })
+    : null;
+
+  const trimmed = Boolean(params.fields || input.select_fields?.length || input.exclude_fields?.length);
+  let result: unknown[] = [];
+  let rawResult: Buffer | undefined;
+  if (trimmed) {
+    result = page.map((r) => JSON.parse(r.data) as unknown);
+    if (params.fields) result = applyFieldSelection(result, params.fields, null) as unknown[];
+    result = applyFieldSelection(result, input.select_fields, input.exclude_fields) as unknown[];
+  } else {
+    // The stored JSON is written into the reply as it is: no parse and re-serialise per record.
+    rawResult = Buffer.from(`[${page.map((r) => r.data).join(',')}]`);
+  }
+  const tookMs = Math.round((performance.now() - started) * 100) / 100;
+  return {
+    status: 'success' as const,
+    result,
+    connector_metadata: { has_next_page: hasNext, end_cursor: endCursor, took_ms: tookMs },
+    execution_metadata: {
+      connector_instance_id: `source_id:${connector.id}`,
+      execution_time_ms: Math.round(tookMs),
+    },
+    ...(rawResult ? { rawResult } : {}),
+  };
+}

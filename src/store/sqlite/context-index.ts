@@ -1,0 +1,99 @@
+/**
+ * SQLite tables of the Context Store index: one table per (connector type, entity) holding every connector's
+ * records (rows of different connectors are told apart by `connector_id`, which every query filters on), plus
+ * an external-content FTS5 table over the full-text columns kept in step by triggers.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { BASE_COLUMNS, type ColumnKind, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
+import {
+  SQLITE_FTS_CONNECTOR_COLUMN,
+  SQLITE_SEARCH_FUNCTIONS,
+  sqliteConnectorToken,
+} from '../../context-store/query.ts';
+
+const COLUMN_TYPE: Record<ColumnKind, string> = { text: 'TEXT', number: 'REAL', json: 'TEXT' };
+
+function triggerNames(layout: EntityLayout) {
+  return ['ai', 'ad', 'au'].map((suffix) => quoteIdent(`${layout.table}__fts_${suffix}`));
+}
+
+/** Statements creating (if missing) the index table, its indexes, and its full-text table and triggers. */
+export function indexTableDdl(layout: EntityLayout): string[] {
+  const table = quoteIdent(layout.table);
+  const b = BASE_COLUMNS;
+  const fields = [...layout.fields.values()];
+  const columns = [
+    'rid INTEGER PRIMARY KEY',
+    `${b.connectorId} TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE`,
+    `${b.key} TEXT NOT NULL`,
+    `${b.data} TEXT NOT NULL`,
+    `${b.generation} INTEGER NOT NULL`,
+    `${b.syncedAt} TEXT NOT NULL`,
+    ...fields.map((f) => `${quoteIdent(f.column)} ${COLUMN_TYPE[f.kind]}`),
+    // Not stored: read only by FTS5 `rebuild` / `integrity-check` (the triggers compute the same expression).
+    ...(layout.ftsTable
+      ? [
+          `${quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN)} TEXT GENERATED ALWAYS AS (${sqliteConnectorToken(b.connectorId)}) VIRTUAL`,
+        ]
+      : []),
+    `UNIQUE (${b.connectorId}, ${b.key})`,
+  ];
+  const out = [
+    `CREATE TABLE IF NOT EXISTS ${table} (\n  ${columns.join(',\n  ')}\n)`,
+    // Rows of one connector in `rid` order: the order of a search without a sort, read without sorting.
+    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${b.connectorId}`)} ON ${table}(${b.connectorId})`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${b.generation}`)} ON ${table}(${b.connectorId}, ${b.generation})`,
+    ...fields
+      .filter((f) => f.indexed)
+      .map(
+        (f) =>
+          `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${f.column}`)} ON ${table}(${b.connectorId}, ${quoteIdent(f.column)})`,
+      ),
+  ];
+  const textColumns = fields.filter((f) => f.fullText).map((f) => quoteIdent(f.column));
+  if (!layout.ftsTable || textColumns.length === 0) return out;
+  const fts = quoteIdent(layout.ftsTable);
+  const cols = [quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN), ...textColumns].join(', ');
+  const values = (row: 'old' | 'new') =>
+    [sqliteConnectorToken(`${row}.${b.connectorId}`), ...textColumns.map((c) => `${row}.${c}`)].join(', ');
+  const oldCols = values('old');
+  const newCols = values('new');
+  const [ai, ad, au] = triggerNames(layout);
+  const remove = `INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', old.rid, ${oldCols});`;
+  const add = `INSERT INTO ${fts}(rowid, ${cols}) VALUES (new.rid, ${newCols});`;
+  out.push(
+    // The table name is a checked identifier; FTS5 takes its options as string literals.
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(${cols}, content='${layout.table}', content_rowid='rid', tokenize='unicode61 remove_diacritics 2')`,
+    `CREATE TRIGGER IF NOT EXISTS ${ai} AFTER INSERT ON ${table} BEGIN ${add} END`,
+    `CREATE TRIGGER IF NOT EXISTS ${ad} AFTER DELETE ON ${table} BEGIN ${remove} END`,
+    // Only when indexed text changes: a sync pass that just marks records as seen (sync_generation) leaves FTS alone.
+    `CREATE TRIGGER IF NOT EXISTS ${au} AFTER UPDATE OF rid, ${b.connectorId}, ${textColumns.join(', ')} ON ${table} BEGIN ${remove} ${add} END`,
+  );
+  return out;
+}
+
+/** Statements dropping (if present) the triggers, the full-text table and the index table. */
+export function dropIndexTableDdl(layout: EntityLayout): string[] {
+  const out = triggerNames(layout).map((t) => `DROP TRIGGER IF EXISTS ${t}`);
+  if (layout.ftsTable) out.push(`DROP TABLE IF EXISTS ${quoteIdent(layout.ftsTable)}`);
+  out.push(`DROP TABLE IF EXISTS ${quoteIdent(layout.table)}`);
+  return out;
+}
+
+/**
+ * Refreshes the planner statistics of an index table; run it after a backfill and when a table's size has
+ * changed a lot. Without statistics SQLite takes `connector_id = ?` to select a handful of rows and prefers
+ * scanning one connector's rows over a field's index (seen: `in`, a range with a sort on another field and
+ * `or` taking hundreds of milliseconds at 200k records instead of under one). A sampled ANALYZE
+ * (`analysis_limit`) is not enough: range estimates need its full statistics (sqlite_stat4).
+ */
+export function analyzeIndexTableSql(layout: EntityLayout): string {
+  return `ANALYZE ${quoteIdent(layout.table)}`;
+}
+
+/** Installs the SQL functions search statements call; needed once on every connection that runs them. */
+export function registerSearchFunctions(db: BetterSqlite3.Database): void {
+  for (const [name, fn] of Object.entries(SQLITE_SEARCH_FUNCTIONS)) {
+    db.function(name, { deterministic: true }, fn as (...args: unknown[]) => unknown);
+  }
+}

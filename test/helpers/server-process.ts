@@ -1,0 +1,65 @@
+// The real server process, started exactly as the README does (bin/ces.js), for end-to-end tests.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Server {
+  proc: ChildProcess;
+  url: string;
+  stdout: () => string;
+}
+
+/** Starts `ces serve` exactly as the README does (bin/ces.js), on a free port, and waits for it to listen. */
+export async function startServer(env: Record<string, string>): Promise<Server> {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/ces.js'), 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, CES_PORT: '0', CES_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  proc.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 30_000);
+    const poll = setInterval(() => {
+      const match = /"url":"(http:\/\/[^"]+)".*"msg":"ces listening"/.exec(out);
+      if (match?.[1]) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    }, 50);
+    proc.once('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}\n${err}`));
+    });
+  });
+  return { proc, url, stdout: () => out };
+}
+
+export async function stop(server: Server): Promise<number | null> {
+  return new Promise((resolve) => {
+    server.proc.once('exit', (code) => resolve(code));
+    server.proc.kill('SIGTERM');
+  });
+}
+
+export async function call(base: string, method: string, url: string, token?: string, body?: unknown) {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience
+  return { status: res.status, json: (await res.json()) as any };
+}
