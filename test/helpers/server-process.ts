@@ -17,6 +17,10 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
     env: { ...process.env, CES_PORT: '0', CES_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A test file the runner times out must not leave a server behind.
+  const reap = () => proc.kill('SIGKILL');
+  process.once('exit', reap);
+  proc.once('exit', () => process.removeListener('exit', reap));
   let out = '';
   let err = '';
   proc.stdout?.on('data', (d) => {

@@ -66,8 +66,9 @@ export function indexTableDdl(layout: EntityLayout): string[] {
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(${cols}, content='${layout.table}', content_rowid='rid', tokenize='unicode61 remove_diacritics 2')`,
     `CREATE TRIGGER IF NOT EXISTS ${ai} AFTER INSERT ON ${table} BEGIN ${add} END`,
     `CREATE TRIGGER IF NOT EXISTS ${ad} AFTER DELETE ON ${table} BEGIN ${remove} END`,
-    // Only when indexed text changes: a sync pass that just marks records as seen (sync_generation) leaves FTS alone.
-    `CREATE TRIGGER IF NOT EXISTS ${au} AFTER UPDATE OF rid, ${b.connectorId}, ${textColumns.join(', ')} ON ${table} BEGIN ${remove} ${add} END`,
+    // Only when indexed text changes: a sync pass that sees a record again (the upsert sets every column, and
+    // bumps sync_generation) leaves its full-text row alone unless its text really differs.
+    `CREATE TRIGGER IF NOT EXISTS ${au} AFTER UPDATE OF rid, ${b.connectorId}, ${textColumns.join(', ')} ON ${table} WHEN ${['rid', b.connectorId, ...textColumns].map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN ${remove} ${add} END`,
   );
   return out;
 }

@@ -81,7 +81,7 @@ const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count 
 
 export class SqliteContextStore implements ContextStoreRepo {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
-  private readonly upserts = new Map<string, { stmt: BetterSqlite3.Statement; layout: EntityLayout }>();
+  private readonly upserts = new Map<string, { write: (row: unknown[]) => void; layout: EntityLayout }>();
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -108,25 +108,42 @@ export class SqliteContextStore implements ContextStoreRepo {
     return s;
   }
 
-  private upsertFor(layout: EntityLayout) {
+  /**
+   * Writing a record: insert it, or — seen again unchanged — only mark it seen (generation, synced_at), which
+   * touches one small index instead of every field index and the full-text table; only a record whose JSON
+   * differs is rewritten. A full pass over a large, mostly unchanged index stays cheap that way.
+   */
+  private upsertFor(layout: EntityLayout): (row: unknown[]) => void {
     const cached = this.upserts.get(layout.table);
-    if (cached && cached.layout.hash === layout.hash) return cached.stmt;
-    const fields = [...layout.fields.values()];
+    if (cached && cached.layout.hash === layout.hash) return cached.write;
+    const table = quoteIdent(layout.table);
+    const b = BASE_COLUMNS;
     const cols = [
-      BASE_COLUMNS.connectorId,
-      BASE_COLUMNS.key,
-      BASE_COLUMNS.data,
-      BASE_COLUMNS.generation,
-      BASE_COLUMNS.syncedAt,
-      ...fields.map((f) => f.column),
+      b.connectorId,
+      b.key,
+      b.data,
+      b.generation,
+      b.syncedAt,
+      ...[...layout.fields.values()].map((f) => f.column),
     ];
-    const updated = cols.slice(2).map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
-    const sqlText = `INSERT INTO ${quoteIdent(layout.table)} (${cols.map(quoteIdent).join(', ')})
-      VALUES (${cols.map(() => '?').join(', ')})
-      ON CONFLICT (${BASE_COLUMNS.connectorId}, ${BASE_COLUMNS.key}) DO UPDATE SET ${updated.join(', ')}`;
-    const stmt = this.raw.prepare(sqlText);
-    this.upserts.set(layout.table, { stmt, layout });
-    return stmt;
+    const seen = this.raw.prepare(
+      `INSERT INTO ${table} (${cols.map(quoteIdent).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+       ON CONFLICT (${b.connectorId}, ${b.key}) DO UPDATE SET ${b.generation} = excluded.${b.generation},
+         ${b.syncedAt} = excluded.${b.syncedAt}
+       WHERE ${b.data} IS excluded.${b.data}`,
+    );
+    const rewrite = this.raw.prepare(
+      `UPDATE ${table} SET ${cols
+        .slice(2)
+        .map((c) => `${quoteIdent(c)} = ?`)
+        .join(', ')} WHERE ${b.connectorId} = ? AND ${b.key} = ?`,
+    );
+    const write = (row: unknown[]) => {
+      // Nothing written: the record exists with other JSON, so it is rewritten in full.
+      if (seen.run(row).changes === 0) rewrite.run(...row.slice(2), row[0], row[1]);
+    };
+    this.upserts.set(layout.table, { write, layout });
+    return write;
   }
 
   async ensureLayouts(layouts: EntityLayout[], now: string) {
@@ -274,7 +291,7 @@ export class SqliteContextStore implements ContextStoreRepo {
         },
       );
       if (!held) return false;
-      for (const row of rows) upsert.run(row);
+      for (const row of rows) upsert(row);
       if (state.count) this.countInto(job, layout);
       return true;
     });

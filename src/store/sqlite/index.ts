@@ -25,6 +25,9 @@ function openKysely(file: string): { db: Kysely<Database>; raw: BetterSqlite3.Da
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // 64 MiB of page cache (the default is 2 MiB): keeping a large Context Store index's B-tree pages in memory
+  // is what keeps a backfill's index maintenance from turning into disk reads.
+  sqlite.pragma('cache_size = -65536');
   if (file !== ':memory:') fs.chmodSync(file, 0o600);
   registerSearchFunctions(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
