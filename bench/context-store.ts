@@ -8,7 +8,8 @@
 //              them run on that file (what the database costs ces, without HTTP);
 //   size       bytes of ces.db per record after a WAL checkpoint, beside the raw JSON bytes per record.
 //
-// Usage: npm run bench:context-store [-- --records 1000000 --queries 300 --keep]
+// Usage: npm run bench:context-store [-- --records 1000000 --queries 300 --keep --out context-store.json]
+// (--keep leaves ces's data directory in place; --out names the file under bench/results.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '300' },
     'timeout-s': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'context-store.json' },
   },
 });
 const N = Number(values.records);
@@ -288,6 +290,7 @@ async function searchKind(base: string, token: string, id: string, kind: string,
   const took: number[] = [];
   let hits = 0;
   let wrong = 0;
+  const slowest: Array<{ filter: unknown; client_ms: number; took_ms: number }> = [];
   for (let q = 0; q < WARMUP + QUERIES; q++) {
     const query = make(rng);
     let out = await execute(base, token, id, query.query);
@@ -298,6 +301,12 @@ async function searchKind(base: string, token: string, id: string, kind: string,
     client.push(out.ms);
     took.push(out.reply.connector_metadata.took_ms);
     hits += out.reply.result.length;
+    slowest.push({
+      filter: query.query.filter,
+      client_ms: round(out.ms, 3),
+      took_ms: out.reply.connector_metadata.took_ms,
+    });
+    slowest.sort((a, b) => b.took_ms - a.took_ms).splice(3);
     wrong += out.reply.result.filter((i) => !query.matches(i)).length;
     if (kind === 'range_sort') {
       const dates = out.reply.result.map((i) => Date.parse(i.created_at));
@@ -309,6 +318,7 @@ async function searchKind(base: string, token: string, id: string, kind: string,
     took_ms: stats(took),
     mean_results: round(hits / QUERIES, 1),
     wrong_results: wrong,
+    slowest_by_took_ms: slowest,
   };
 }
 
@@ -494,7 +504,7 @@ async function main() {
     if (values.keep) console.error(`kept ${ces.dataDir}`);
     else fs.rmSync(ces.dataDir, { recursive: true, force: true });
   }
-  writeResults('context-store.json', results);
+  writeResults(values.out, results);
   summary(results);
 }
 

@@ -42,6 +42,21 @@ export interface CatalogEntity {
   description: string;
   primary_key: string[];
   actions: CatalogAction[];
+  /**
+   * Present when the Context Store indexes the entity: `search` (alias `context_store_search`) works on it,
+   * filtering and sorting on these fields.
+   */
+  context_store: {
+    suggested: boolean;
+    search_actions: string[];
+    fields: Array<{
+      name: string;
+      type: string;
+      description?: string;
+      items?: string;
+      properties?: unknown[];
+    }>;
+  } | null;
 }
 
 export interface CatalogCredentialOption {
@@ -88,6 +103,13 @@ export function catalogDetail(def: ConnectorDefinition): CatalogDetail {
       description: e.description,
       primary_key: [...e.primary_key],
       actions: actionNames(e).map((name) => catalogAction(name, e.actions[name] as ActionDefinition)),
+      context_store: e.context_store
+        ? {
+            suggested: e.context_store.suggested === true,
+            search_actions: ['search', 'context_store_search'],
+            fields: e.context_store.fields.map((f) => clone(f)),
+          }
+        : null,
     })),
     definition: {
       name: def.name,

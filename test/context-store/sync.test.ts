@@ -100,6 +100,25 @@ describe('context store sync and search (GitHub)', () => {
     assert.equal(alias.status, 409);
   });
 
+  test('the catalog says which entities are searchable, on which fields', async () => {
+    const res = await h.inject({
+      method: 'GET',
+      url: '/api/v1/integrations/definitions/sources/ef69ef6e-aa7f-4af1-a01d-ef775033524e',
+      token,
+    });
+    assert.equal(res.status, 200, res.body);
+    const issues = res.json.entities.find((e: { name: string }) => e.name === 'issues');
+    assert.equal(issues.context_store.suggested, true);
+    assert.deepEqual(issues.context_store.search_actions, ['search', 'context_store_search']);
+    assert.ok(
+      issues.context_store.fields.some(
+        (f: { name: string; type: string }) => f.name === 'title' && f.type === 'string',
+      ),
+    );
+    const repositories = res.json.entities.find((e: { name: string }) => e.name === 'repositories');
+    assert.equal(repositories.context_store, null);
+  });
+
   test('the backfill makes every entity Ready with the provider’s counts', async () => {
     await h.deps.worker.start();
     const res = await waitFor('Ready', async () => {
