@@ -180,8 +180,34 @@ export function columnValue(field: IndexedField, record: unknown): string | numb
     case 'timestamp':
       return timestampMs(v) ?? null;
     case 'array':
-      return Array.isArray(v) ? JSON.stringify(v) : null;
+      if (!Array.isArray(v)) return null;
+      return JSON.stringify(field.properties ? v.map((e) => projectElement(e, field.properties!)) : v);
   }
+}
+
+/**
+ * Of an array element, only the declared members (same nesting), which is all `any` can look at: whole
+ * elements (GitHub labels and users carry a dozen URLs each) made up a tenth of an index's size.
+ */
+function projectElement(element: unknown, properties: Map<string, ElementField>): unknown {
+  if (element === null || typeof element !== 'object' || Array.isArray(element)) return element;
+  const out: Record<string, unknown> = {};
+  for (const p of properties.values()) {
+    const value = valueAt(element, p.path);
+    if (value === undefined) continue;
+    let node: Record<string, unknown> | undefined = out;
+    for (const [i, key] of p.path.entries()) {
+      if (!node) break;
+      if (i === p.path.length - 1) {
+        node[key] = value;
+        break;
+      }
+      const child: unknown = (node[key] ??= {});
+      // `a` and `a.b` both declared: the whole `a` is kept already.
+      node = child !== null && typeof child === 'object' ? (child as Record<string, unknown>) : undefined;
+    }
+  }
+  return out;
 }
 
 /** The record's primary key as one string (components joined by U+001F, which never appears in ids). */

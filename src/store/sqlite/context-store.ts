@@ -23,7 +23,7 @@ import type {
   SyncPass,
 } from '../port.ts';
 import type { Database } from '../schema.ts';
-import { analyzeIndexTableSql, dropIndexTableDdl, indexTableDdl } from './context-index.ts';
+import { analyzeIndexTableSql, dropIndexTableDdl, ftsFillSql, indexTableDdl } from './context-index.ts';
 
 interface SyncRow {
   connector_id: string;
@@ -291,7 +291,17 @@ export class SqliteContextStore implements ContextStoreRepo {
         },
       );
       if (!held) return false;
+      const fill = ftsFillSql(layout);
+      const before = fill
+        ? (
+            this.stmt(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${quoteIdent(layout.table)}`).get() as {
+              m: number;
+            }
+          ).m
+        : 0;
       for (const row of rows) upsert(row);
+      // The rows this batch inserted are the ones above the largest row id before it (all in this transaction).
+      if (fill) this.stmt(fill).run(before);
       if (state.count) this.countInto(job, layout);
       return true;
     });

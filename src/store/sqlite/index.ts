@@ -19,6 +19,9 @@ export interface SqliteStoreOptions {
 function openKysely(file: string): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new BetterSqlite3(file);
+  // 16 KiB pages (set only while the file is still empty): a Context Store record (often 2–4 KB of JSON) fits
+  // several to a page instead of one per 4 KiB page with the rest wasted.
+  sqlite.pragma('page_size = 16384');
   // WAL lets readers run beside the one writer; busy_timeout makes a second process (a CLI command while the
   // server runs) wait for the lock instead of failing at once.
   sqlite.pragma('journal_mode = WAL');

@@ -10,7 +10,11 @@ import {
   recordKey,
 } from '../../../src/context-store/layout.ts';
 import { compileCount, compileSearch } from '../../../src/context-store/query.ts';
-import { indexTableDdl, registerSearchFunctions } from '../../../src/store/sqlite/context-index.ts';
+import {
+  ftsFillSql,
+  indexTableDdl,
+  registerSearchFunctions,
+} from '../../../src/store/sqlite/context-index.ts';
 
 export const definition: ConnectorDefinition = {
   id: '0b7e3c52-1f4e-4a39-9d0e-4c8f1a2b3c4d',
@@ -223,6 +227,10 @@ export function insertRecord(
     'synced_at',
     ...fields.map((f) => f.column),
   ];
+  // As the store writes a batch: rows first, then their full-text entries in one statement.
+  const before = (
+    db.prepare(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${quoteIdent(layout.table)}`).get() as { m: number }
+  ).m;
   db.prepare(
     `INSERT INTO ${quoteIdent(layout.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
   ).run(
@@ -233,6 +241,8 @@ export function insertRecord(
     '2024-05-01T00:00:00.000Z',
     ...fields.map((f) => columnValue(f, record)),
   );
+  const fill = ftsFillSql(layout);
+  if (fill) db.prepare(fill).run(before);
 }
 
 /** The index of C1 with every record, and of C2 with a copy of each record whose id is 100 more. */
