@@ -202,7 +202,8 @@ function projectElement(element: unknown, properties: Map<string, ElementField>)
         node[key] = value;
         break;
       }
-      const child: unknown = (node[key] ??= {});
+      if (node[key] === undefined) node[key] = {};
+      const child: unknown = node[key];
       // `a` and `a.b` both declared: the whole `a` is kept already.
       node = child !== null && typeof child === 'object' ? (child as Record<string, unknown>) : undefined;
     }
