@@ -256,8 +256,8 @@ export const ContextStoreSchema = Type.Object(
     /**
      * One sync per partition: each item of the `replication_config` array `config` is matched against
      * `pattern` (`{owner}/{repo}`), and the placeholders become list params. A partition whose `wildcard`
-     * param equals `*` is first expanded by listing `expand.entity` with `expand.params` (templates over the
-     * partition's params) and taking `expand.value` (a record dot path) of each record as that param.
+     * param equals `*` is first expanded by listing `wildcard.entity` with `wildcard.params` (templates over the
+     * partition's params) and taking `wildcard.value` (a record dot path) of each record as that param.
      */
     partitions: Type.Optional(
       Type.Object(
