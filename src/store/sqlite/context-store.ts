@@ -1,7 +1,7 @@
 /**
  * The Context Store on SQLite: sync bookkeeping (`cs_syncs`) and the per-entity index tables.
  *
- * It talks to better-sqlite3 directly — a backfill writes tens of thousands of rows a second, where a query
+ * It talks to better-sqlite3 directly — a backfill writes thousands of rows a second, where a query
  * builder's per-row cost shows — but only while holding Kysely's connection lock, so its statements can never
  * slip into a transaction another request has open on the same connection.
  */
