@@ -22,7 +22,16 @@ import {
   ZENDESK_FAKE_EMAIL,
   ZENDESK_FAKE_SUBDOMAIN,
 } from '../test/fakes/zendesk/index.ts';
-import { type LoadResult, launch, load, postJson, startCes, stopAll, writeResults } from './lib.ts';
+import {
+  cpuSeconds,
+  type LoadResult,
+  launch,
+  load,
+  postJson,
+  startCes,
+  stopAll,
+  writeResults,
+} from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -82,15 +91,6 @@ const CASES: Case[] = [
     rate: 3,
   },
 ];
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** User + system CPU seconds a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 
 /**
  * One request every 1/rate s for the run's duration, each timed on its own (autocannon's overallRate mode

@@ -23,7 +23,16 @@ import { compileSearch } from '../src/context-store/query.ts';
 import { registerSearchFunctions } from '../src/store/sqlite/context-index.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
-import { launch, postJson, ROOT, startCes, stop, stopAll, writeResults } from './lib.ts';
+import {
+  cpuSeconds,
+  createGithubConnector,
+  launch,
+  ROOT,
+  startCes,
+  stop,
+  stopAll,
+  writeResults,
+} from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,14 +52,6 @@ const TIMEOUT_S = Number(values['timeout-s'] ?? Math.max(600, N / 200));
 const GOALS = { backfill_rps: 50_000, eq_p99_ms: 10, range_sort_p99_ms: 20, fuzzy_p99_ms: 50 };
 const TABLE = 'cs_github__issues';
 const DAY = 86_400_000;
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-/** User + system CPU seconds a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 
 /** Peak resident memory of a process so far, in MiB. */
 function peakRssMib(pid: number): number {
@@ -133,17 +134,7 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
   const cesCpu0 = cpuSeconds(ces.proc.pid!);
   const fakeCpu0 = cpuSeconds(fakePid);
   const t0 = performance.now();
-  const connector = (await postJson(
-    ces.base,
-    '/api/v1/integrations/connectors',
-    {
-      workspace_name: 'default',
-      connector_type: 'github',
-      credentials: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN },
-      replication_config: { repositories: ['bench/big'] },
-    },
-    ces.token,
-  )) as { id: string };
+  const connector = await createGithubConnector(ces, ['bench/big']);
   const createdS = seconds(t0);
   let previewS: number | null = null;
   const timeline: Array<{ t_s: number; entity_count: number; status: string }> = [];

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 const children: ChildProcess[] = [];
@@ -129,6 +130,30 @@ export function stop(proc: ChildProcess) {
 
 export async function stopAll() {
   await Promise.all(children.map(stop));
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** User + system CPU seconds a process has used so far (from /proc). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** A GitHub connector on the bench fake's token, reading `repositories`. */
+export async function createGithubConnector(ces: { base: string; token: string }, repositories: string[]) {
+  return (await postJson(
+    ces.base,
+    '/api/v1/integrations/connectors',
+    {
+      workspace_name: 'default',
+      connector_type: 'github',
+      credentials: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN },
+      replication_config: { repositories },
+    },
+    ces.token,
+  )) as { id: string };
 }
 
 export function writeResults(name: string, results: unknown) {

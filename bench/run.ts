@@ -9,7 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
-import { launch, load, postJson, startCes, stop, stopAll, waitReady, writeResults } from './lib.ts';
+import {
+  createGithubConnector,
+  launch,
+  load,
+  startCes,
+  stop,
+  stopAll,
+  waitReady,
+  writeResults,
+} from './lib.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' } },
@@ -58,17 +67,7 @@ async function main() {
   const fake = await launch(['--import', 'tsx', 'bench/fake-github.ts']);
   const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: fake.url });
   const ces = await startCes({ github: fake.url });
-  const created = (await postJson(
-    ces.base,
-    '/api/v1/integrations/connectors',
-    {
-      workspace_name: 'default',
-      connector_type: 'github',
-      credentials: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN },
-      replication_config: { repositories: ['bench/big'] },
-    },
-    ces.token,
-  )) as { id: string };
+  const created = await createGithubConnector(ces, ['bench/big']);
 
   const healthz = await load({ url: `${ces.base}/healthz`, duration: DURATION, connections: CONNECTIONS });
   const tokens = await load({

@@ -1,4 +1,5 @@
 import type { EntityLayout } from '../context-store/layout.ts';
+import type { SearchRequest } from '../context-store/query.ts';
 
 /**
  * The store port: what core needs from persistence. Adapters (SQLite now, PostgreSQL later) implement it.
@@ -242,6 +243,15 @@ export interface EntitySyncState {
   high_water: string | null;
 }
 
+/** What follows a finished pass; `reconcile` deletes the records the pass did not see. */
+export interface NextPass {
+  pass: SyncPass;
+  run_after: string;
+  high_water: string | null;
+  generation: number;
+  reconcile: boolean;
+}
+
 /** A claimed sync: the worker holds its lease until `lease_expires_at`. */
 export interface SyncJob extends EntitySyncState {
   organization_id: string;
@@ -291,18 +301,7 @@ export interface ContextStoreRepo {
    * Ends a pass: for a backfill/full pass deletes the records it did not see (older generation), then
    * schedules the next pass and releases the lease. False: lease lost.
    */
-  finishPass(
-    job: SyncJob,
-    layout: EntityLayout,
-    next: {
-      pass: SyncPass;
-      run_after: string;
-      high_water: string | null;
-      generation: number;
-      reconcile: boolean;
-    },
-    now: string,
-  ): Promise<boolean>;
+  finishPass(job: SyncJob, layout: EntityLayout, next: NextPass, now: string): Promise<boolean>;
   /** Saves a checkpoint (e.g. resolved partitions) and extends the lease; false: lease lost. */
   saveCheckpoint(
     job: SyncJob,
@@ -319,9 +318,16 @@ export interface ContextStoreRepo {
   /** Owners holding leases now (a restarted process frees those of its dead predecessor on the same host). */
   leaseOwners(): Promise<string[]>;
   releaseOwner(owner: string): Promise<number>;
-  /** Runs a compiled search against the index (the caller has checked the connector is the organization's). */
-  search(sqlText: string, params: unknown[]): Promise<Array<{ rid: number; data: string }>>;
-  count(sqlText: string, params: unknown[]): Promise<number>;
+  /**
+   * One page of a search over a connector's index, compiled by the adapter for its own SQL dialect; only rows
+   * of the organization's connector. Each row's `data` is the record's stored JSON text.
+   */
+  search(
+    organizationId: string,
+    connectorId: string,
+    layout: EntityLayout,
+    request: SearchRequest,
+  ): Promise<Array<{ rid: number; data: string }>>;
   /** Removes the connector's records from these index tables and its syncs. */
   dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]): Promise<void>;
 }

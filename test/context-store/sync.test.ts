@@ -1,21 +1,14 @@
 // The Context Store through the HTTP API against the GitHub fake: states, backfill, search, incremental
 // refresh, reconcile of deletions, pausing, failures, tenant isolation and clean-up.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../fakes/github/index.ts';
 import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const ISSUES_PATH = /^\/(repos\/ces-demo\/widgets|repositories\/\d+)\/issues\?/;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('context store sync and search (GitHub)', () => {
   let h: Harness;
@@ -361,22 +354,24 @@ describe('context store sync and search (GitHub)', () => {
   });
 
   test('deleting the connector removes its index and its syncs', async () => {
-    const count = (table: string) =>
-      h.deps.store.contextStore.count(`SELECT count(*) AS n FROM ${table} WHERE connector_id = ?`, [id]);
-    assert.ok((await count('cs_github__issues')) > 0);
-    const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, token });
-    assert.equal(del.status, 200, del.body);
-    for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels']) {
-      assert.equal(await count(table), 0, table);
+    // Read straight from the database file, as an operator would: nothing of the connector may remain.
+    const db = new Database(path.join(h.dataDir, 'ces.db'), { readonly: true });
+    try {
+      const count = (sql: string, ...params: unknown[]) =>
+        Object.values(db.prepare(sql).get(...params) as Record<string, number>)[0] ?? -1;
+      const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_id = ?`, id);
+      assert.ok(rows('cs_github__issues') > 0);
+      const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, token });
+      assert.equal(del.status, 200, del.body);
+      for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels', 'cs_syncs']) {
+        assert.equal(rows(table), 0, table);
+      }
+      const fts = count(
+        "SELECT count(*) FROM cs_github__issues__fts WHERE cs_github__issues__fts MATCH 'zeppelin'",
+      );
+      assert.equal(fts, 0, 'the full-text rows went too');
+    } finally {
+      db.close();
     }
-    assert.equal(
-      await h.deps.store.contextStore.count('SELECT count(*) FROM cs_syncs WHERE connector_id = ?', [id]),
-      0,
-    );
-    const fts = await h.deps.store.contextStore.count(
-      "SELECT count(*) FROM cs_github__issues__fts WHERE cs_github__issues__fts MATCH 'zeppelin'",
-      [],
-    );
-    assert.equal(fts, 0, 'the full-text rows went too');
   });
 });

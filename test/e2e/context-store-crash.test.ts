@@ -7,18 +7,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../fakes/github/index.ts';
 import { call, type Server, startServer, stop } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait.ts';
 
+/** The processes start and sync under whatever else the machine runs: wait generously. */
+const LONG = 45_000;
 const ISSUES = 1500; // + the dataset's own 25: 16 pages of 100
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 45_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('kill -9 mid-backfill: the next process resumes from the checkpoint and the index equals upstream', async () => {
   // Each answer takes 40 ms more, so the backfill lasts seconds: long enough to kill it in the middle.
@@ -58,14 +51,18 @@ test('kill -9 mid-backfill: the next process resumes from the checkpoint and the
 
     // Searchable (first page stored) but far from done: kill it without any chance to clean up.
     const first = server;
-    await waitFor('the first page', async () => {
-      const state = await issuesState(first, token);
-      return state?.status === 'Preview' ? state : undefined;
-    });
+    await waitFor(
+      'the first page',
+      async () => {
+        const state = await issuesState(first, token);
+        return state?.status === 'Preview' ? state : undefined;
+      },
+      LONG,
+    );
     // Page 1 is /repos/ces-demo/widgets/issues; GitHub's Link header sends the next ones to /repositories/<id>/issues.
     const issuePages = () =>
       fake.requests.filter((r) => /^\/(repos|repositories)\/[^?]*\/issues\?/.test(r.path));
-    await waitFor('a few more pages', async () => (issuePages().length >= 5 ? true : undefined));
+    await waitFor('a few more pages', async () => (issuePages().length >= 5 ? true : undefined), LONG);
     first.proc.kill('SIGKILL');
     await new Promise((r) => first.proc.once('exit', r));
     const fetchedBefore = issuePages().length;
@@ -75,10 +72,14 @@ test('kill -9 mid-backfill: the next process resumes from the checkpoint and the
     const second = server;
     token = await tokenOf(second);
     // The new process frees the dead one's lease at once (same host, pid gone) and carries on.
-    await waitFor('Ready', async () => {
-      const state = await issuesState(second, token);
-      return state?.status === 'Ready' ? state : undefined;
-    });
+    await waitFor(
+      'Ready',
+      async () => {
+        const state = await issuesState(second, token);
+        return state?.status === 'Ready' ? state : undefined;
+      },
+      LONG,
+    );
     const resumed = issuePages()[fetchedBefore];
     assert.ok(resumed, 'the second process read issues');
     const page = Number(new URL(resumed.path, 'http://x').searchParams.get('page') ?? '1');

@@ -7,7 +7,6 @@ import { performance } from 'node:perf_hooks';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
-import { compileSearch } from '../../context-store/query.ts';
 import { type ConnectorStoreStatus, connectorStatus, searchable } from '../../context-store/status.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { Connector, EntitySyncState } from '../../store/port.ts';
@@ -269,13 +268,12 @@ export async function searchContextStore(
     }
     offset = decoded.o;
   }
-  const compiled = compileSearch(layout, connector.id, {
+  const rows = await deps.store.contextStore.search(ctx.organizationId, connector.id, layout, {
     filter: params.filter,
     sort: params.sort,
     limit: params.limit + 1,
     offset,
   });
-  const rows = await deps.store.contextStore.search(compiled.sql, compiled.params);
   const hasNext = rows.length > params.limit;
   const page = hasNext ? rows.slice(0, params.limit) : rows;
   const endCursor = hasNext

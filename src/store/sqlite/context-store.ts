@@ -14,10 +14,12 @@ import {
   quoteIdent,
   recordKey,
 } from '../../context-store/layout.ts';
+import { compileSearch, type SearchRequest, sqliteSearchDialect } from '../../context-store/query.ts';
 import type {
   ContextStoreRepo,
   EntitySyncState,
   EntitySyncStatus,
+  NextPass,
   SyncCheckpoint,
   SyncJob,
   SyncPass,
@@ -307,18 +309,7 @@ export class SqliteContextStore implements ContextStoreRepo {
     });
   }
 
-  async finishPass(
-    job: SyncJob,
-    layout: EntityLayout,
-    next: {
-      pass: SyncPass;
-      run_after: string;
-      high_water: string | null;
-      generation: number;
-      reconcile: boolean;
-    },
-    now: string,
-  ) {
+  async finishPass(job: SyncJob, layout: EntityLayout, next: NextPass, now: string) {
     return this.atomically(() => {
       const held = this.leaseHeld(
         job,
@@ -431,14 +422,14 @@ export class SqliteContextStore implements ContextStoreRepo {
     );
   }
 
-  async search(sqlText: string, params: unknown[]) {
-    return this.locked(() => this.stmt(sqlText).all(...params) as Array<{ rid: number; data: string }>);
-  }
-
-  async count(sqlText: string, params: unknown[]) {
+  async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
+    const compiled = compileSearch(layout, connectorId, request, sqliteSearchDialect);
     return this.locked(() => {
-      const row = this.stmt(sqlText).get(...params) as Record<string, number> | undefined;
-      return row ? Number(Object.values(row)[0] ?? 0) : 0;
+      const owner = this.stmt('SELECT organization_id FROM connectors WHERE id = ?').get(connectorId) as
+        | { organization_id: string }
+        | undefined;
+      if (owner?.organization_id !== organizationId) return [];
+      return this.stmt(compiled.sql).all(...compiled.params) as Array<{ rid: number; data: string }>;
     });
   }
 
