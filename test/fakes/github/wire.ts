@@ -5,7 +5,7 @@
 //     core: 5000/h authenticated, 60/h unauthenticated; search: 30/min authenticated, 10/min unauthenticated)
 //   - "Troubleshooting the REST API" (401 Bad credentials, 404 for private resources without auth)
 import { randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export const API_VERSION = '2022-11-28';
 export const REST_DOCS = 'https://docs.github.com/rest';
@@ -105,17 +105,4 @@ export function errorBody(status: number, message: string, documentationUrl = RE
   return { message, documentation_url: documentationUrl, status: String(status) };
 }
 
-export function send(
-  res: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body: unknown,
-): void {
-  let payload: string | Buffer;
-  if (body === undefined) payload = '';
-  else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body;
-  else payload = JSON.stringify(body);
-  // content-length is computed here, never copied from a recording.
-  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
-  res.end(payload);
-}
+export { send } from '../shared/server.ts';

@@ -78,3 +78,21 @@ export async function startRecordingServer(
     },
   };
 }
+
+/**
+ * Writes a response: a JSON-encoded object, or a string/Buffer as it is. content-length is always computed
+ * here, never copied from a recording or a fault's headers.
+ */
+export function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: unknown,
+): void {
+  let payload: string | Buffer;
+  if (body === undefined) payload = '';
+  else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body;
+  else payload = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
+  res.end(payload);
+}

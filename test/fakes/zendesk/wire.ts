@@ -10,7 +10,7 @@
 //     `ratelimit-remaining`, `ratelimit-reset`, `zendesk-ratelimit-tickets-index` on ticket lists; a 429 carries
 //     `Retry-After` (its documented example: `Retry-After: 93` and a text/html body).
 import { randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export type Auth =
   | { kind: 'anonymous' }
@@ -122,16 +122,4 @@ export function apiHeaders(rate: Record<string, string>): Record<string, string>
   };
 }
 
-export function send(
-  res: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body: unknown,
-): void {
-  let payload: string | Buffer;
-  if (body === undefined) payload = '';
-  else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body;
-  else payload = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
-  res.end(payload);
-}
+export { send } from '../shared/server.ts';
