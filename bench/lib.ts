@@ -76,7 +76,8 @@ export async function startCes(overrides: Record<string, string>, env: Record<st
       CES_UPSTREAM_OVERRIDES: JSON.stringify(overrides),
       ...env,
     },
-    stdio: 'ignore',
+    // Its warnings and a crash's last words go to the bench's stderr.
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(proc);
   await waitReady(base, started);

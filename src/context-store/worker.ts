@@ -23,7 +23,14 @@ import { connectorCredentialStore } from '../core/connectors/credential-store.ts
 import { isDomainError } from '../core/errors.ts';
 import type { Vault } from '../security/vault.ts';
 import { connectorAad } from '../security/vault.ts';
-import type { EntitySyncStatus, Store, SyncCheckpoint, SyncJob, SyncPass } from '../store/port.ts';
+import type {
+  EncodedRecords,
+  EntitySyncStatus,
+  Store,
+  SyncCheckpoint,
+  SyncJob,
+  SyncPass,
+} from '../store/port.ts';
 import { columnValue, definitionLayouts, type EntityLayout, valueAt } from './layout.ts';
 
 export interface SyncWorkerOptions {
@@ -61,6 +68,12 @@ const COUNT_EVERY_MS = 2000;
 /** A batch of pages is written once it holds this many records or is this old. */
 const BATCH_RECORDS = 2000;
 const BATCH_MS = 1000;
+/**
+ * Batches handed to the store's writer and not yet written. More than one keeps the provider busy while the
+ * writer works (a page's cursor comes from the page before, so fetching can't run further ahead); each is
+ * written with its own checkpoint, in order.
+ */
+const WRITES_IN_FLIGHT = 3;
 
 class LeaseLost extends Error {}
 
@@ -125,11 +138,15 @@ export class SyncWorker {
   private async run() {
     while (!this.stopping) {
       while (!this.stopping && this.running.size < this.opts.concurrency) {
-        const job = await this.deps.store.contextStore.claim(
-          this.owner,
-          this.iso(),
-          this.iso(this.opts.leaseMs),
-        );
+        let job: SyncJob | undefined;
+        try {
+          job = await this.deps.store.contextStore.claim(this.owner, this.iso(), this.iso(this.opts.leaseMs));
+        } catch (err) {
+          // The store failing (e.g. locked by another process for longer than its busy timeout) must not end
+          // the loop: try again at the next poll.
+          this.deps.logger.error({ err }, 'context store: claiming a sync failed');
+          break;
+        }
         if (!job) break;
         const task = this.runJob(job)
           .catch((err) => this.deps.logger.error({ err, entity: job.entity }, 'context store: sync crashed'))
@@ -241,7 +258,8 @@ export class SyncWorker {
     const incField = inc ? layout.fields.get(inc.field) : undefined;
     let lastCount = 0;
     let lastCommit = this.deps.now().getTime();
-    let batch: unknown[] = [];
+    let batch: EncodedRecords[] = [];
+    let batchRecords = 0;
 
     const fetchPage = (at: SyncCheckpoint) => {
       const partition = partitions[at.partition] ?? {};
@@ -252,68 +270,89 @@ export class SyncWorker {
       return list(layout.entity, params);
     };
 
-    // The next page is requested while this one is written: the provider's latency overlaps our writes.
+    // The next page is requested while this one is processed, and batches are written (on the store's writer)
+    // while the next ones are fetched and serialised: up to WRITES_IN_FLIGHT at once, written in order, each
+    // with the checkpoint after it.
     let pending = cp.partition < partitions.length ? fetchPage(cp) : undefined;
-    while (pending) {
-      const out = await pending;
-      pending = undefined;
-      const records = Array.isArray(out.result) ? out.result : [];
-      let highs = cp.highs;
-      if (incField) {
-        const key = partitionKey(partitions[cp.partition] ?? {});
-        const before = highs[key];
-        let high = before === undefined ? -Infinity : Date.parse(before);
-        for (const r of records) {
-          const ms = columnValue(incField, r);
-          if (typeof ms === 'number' && ms > high) high = ms;
-        }
-        if (Number.isFinite(high) && new Date(high).toISOString() !== before) {
-          highs = { ...highs, [key]: new Date(high).toISOString() };
-        }
+    const writing: Array<Promise<boolean>> = [];
+    /** Waits until at most `inFlight` batches are being written; a lost lease ends the pass. */
+    const written = async (inFlight = 0) => {
+      while (writing.length > inFlight) {
+        if (!(await writing.shift())) throw new LeaseLost();
       }
-      const more = out.connector_metadata.has_next_page && out.connector_metadata.end_cursor;
-      const next: SyncCheckpoint = more
-        ? { ...cp, cursor: out.connector_metadata.end_cursor, highs }
-        : { ...cp, partition: cp.partition + 1, cursor: null, highs };
-      if (!this.stopping && next.partition < partitions.length) pending = fetchPage(next);
+    };
+    try {
+      while (pending) {
+        const out = await pending;
+        pending = undefined;
+        const records = Array.isArray(out.result) ? out.result : [];
+        let highs = cp.highs;
+        if (incField) {
+          const key = partitionKey(partitions[cp.partition] ?? {});
+          const before = highs[key];
+          let high = before === undefined ? -Infinity : Date.parse(before);
+          for (const r of records) {
+            const ms = columnValue(incField, r);
+            if (typeof ms === 'number' && ms > high) high = ms;
+          }
+          if (Number.isFinite(high) && new Date(high).toISOString() !== before) {
+            highs = { ...highs, [key]: new Date(high).toISOString() };
+          }
+        }
+        const more = out.connector_metadata.has_next_page && out.connector_metadata.end_cursor;
+        const next: SyncCheckpoint = more
+          ? { ...cp, cursor: out.connector_metadata.end_cursor, highs }
+          : { ...cp, partition: cp.partition + 1, cursor: null, highs };
+        if (!this.stopping && next.partition < partitions.length) pending = fetchPage(next);
 
-      cp = next;
-      batch.push(...records);
-      // Pages are written in batches: one transaction per page made the commit (index pages and full-text
-      // segments written to the WAL) the largest cost of a backfill. The first page is written at once, so
-      // the entity becomes searchable (Preview) as early as possible; a crash loses at most one batch, which
-      // is read again from the checkpoint before it.
-      const nowMs = this.deps.now().getTime();
-      const flush =
-        !ready ||
-        !pending ||
-        this.stopping ||
-        batch.length >= BATCH_RECORDS ||
-        nowMs - lastCommit >= BATCH_MS;
-      if (flush) {
-        ready = true;
-        const count = nowMs - lastCount >= COUNT_EVERY_MS || !pending;
-        if (count) lastCount = nowMs;
-        const held = await store.commitPage(
-          job,
-          { layout, records: batch },
-          cp,
-          { status: this.statusDuring(job, true), ready_for_search: true, count },
-          this.iso(),
-          this.iso(this.opts.leaseMs),
-        );
-        batch = [];
-        lastCommit = this.deps.now().getTime();
-        if (!held) {
-          await pending?.catch(() => undefined);
-          throw new LeaseLost();
+        cp = next;
+        // Encoded now, while the next page is on its way: the provider isn't left waiting for a batch's worth.
+        const encoded = store.encode(job.connector_id, layout, records, cp.generation, this.iso());
+        batch.push(encoded);
+        batchRecords += encoded.count;
+        // Pages are written in batches: one transaction per page made the commit (index pages and full-text
+        // segments written to the WAL) the largest cost of a backfill. The first page is written at once, so
+        // the entity becomes searchable (Preview) as early as possible; a crash loses at most the batches not
+        // yet written, which are read again from the checkpoint before them.
+        const nowMs = this.deps.now().getTime();
+        const flush =
+          !ready ||
+          !pending ||
+          this.stopping ||
+          batchRecords >= BATCH_RECORDS ||
+          nowMs - lastCommit >= BATCH_MS;
+        if (flush) {
+          await written(WRITES_IN_FLIGHT - 1);
+          ready = true;
+          const count = nowMs - lastCount >= COUNT_EVERY_MS || !pending;
+          if (count) lastCount = nowMs;
+          const write = store.commitPage(
+            job,
+            { layout, pages: batch },
+            cp,
+            { status: this.statusDuring(job, true), ready_for_search: true, count },
+            this.iso(),
+            this.iso(this.opts.leaseMs),
+          );
+          // Awaited later (written()); until then a failure must not count as unhandled.
+          write.catch(() => undefined);
+          writing.push(write);
+          batch = [];
+          batchRecords = 0;
+          lastCommit = nowMs;
+        }
+        if (this.stopping && cp.partition < partitions.length) {
+          await written();
+          await store.release(job, { run_after: this.iso(), attempts: 0 }, this.iso());
+          return;
         }
       }
-      if (this.stopping && cp.partition < partitions.length) {
-        await pending?.catch(() => undefined);
-        await store.release(job, { run_after: this.iso(), attempts: 0 }, this.iso());
-        return;
-      }
+      await written();
+    } finally {
+      // A failed fetch ends the pass: the batch still being written finishes first (or fails), so what the
+      // caller does next (release, retry) comes after it.
+      await pending?.catch(() => undefined);
+      await Promise.allSettled(writing);
     }
 
     // The pass is complete.

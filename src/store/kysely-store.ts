@@ -54,6 +54,7 @@ export class KyselyStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.contextStore.close();
     await this.root.destroy();
   }
 

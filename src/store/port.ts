@@ -261,9 +261,20 @@ export interface SyncJob extends EntitySyncState {
 }
 
 /** The index side of one entity: what the worker writes and search reads. */
+/**
+ * Records made ready for writing by `ContextStoreRepo.encode` (for SQLite: serialised rows). Encoding is most
+ * of a write's cost outside the database, so the sync loop encodes each page as it arrives, while the next
+ * one is being fetched, and hands the store whole batches of encoded pages.
+ */
+export interface EncodedRecords {
+  readonly count: number;
+  readonly rows: unknown;
+}
+
 export interface IndexPage {
   layout: EntityLayout;
-  records: unknown[];
+  /** pages encoded by `encode` with this layout, in the order read */
+  pages: EncodedRecords[];
 }
 
 /**
@@ -289,6 +300,17 @@ export interface ContextStoreRepo {
    * Writes a page of records and the checkpoint after it in one transaction, if `job`'s lease is still ours
    * (false: it was lost, nothing written). Extends the lease.
    */
+  /**
+   * Prepares records for commitPage (synchronous: no I/O). Records without their primary key are left out:
+   * they can't be kept in step. `generation` is the pass's; `syncedAt` the time they were read.
+   */
+  encode(
+    connectorId: string,
+    layout: EntityLayout,
+    records: unknown[],
+    generation: number,
+    syncedAt: string,
+  ): EncodedRecords;
   commitPage(
     job: SyncJob,
     page: IndexPage,
@@ -330,4 +352,6 @@ export interface ContextStoreRepo {
   ): Promise<Array<{ rid: number; data: string }>>;
   /** Removes the connector's records from these index tables and its syncs. */
   dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]): Promise<void>;
+  /** Finishes the writes handed over and frees what the repo holds (its writer thread). */
+  close(): Promise<void>;
 }

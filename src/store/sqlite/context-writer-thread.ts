@@ -1,0 +1,37 @@
+/**
+ * The Context Store writer thread (see context-writer.ts): its own connection to the database file, one
+ * request at a time, in the order they were sent.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSqliteFile } from './connection.ts';
+import { WRITE_OPS, type WriterReply, type WriterRequest } from './context-writer.ts';
+import { ContextStoreWrites } from './context-writes.ts';
+import { WriteGate } from './write-gate.ts';
+
+const port = parentPort;
+if (!port) throw new Error('context-writer-thread runs only as a worker thread');
+const data = workerData as { file: string; gate: Int32Array };
+const db = openSqliteFile(data.file);
+const writes = new ContextStoreWrites(db);
+const gate = WriteGate.from(data.gate);
+
+const ops = new Set<string>(WRITE_OPS);
+
+port.on('message', (request: WriterRequest) => {
+  if (request.op === 'close') {
+    db.close();
+    port.postMessage({ id: request.id, ok: true, value: undefined } satisfies WriterReply);
+    port.close();
+    return;
+  }
+  let reply: WriterReply;
+  try {
+    if (!ops.has(request.op)) throw new Error(`unknown operation ${request.op}`);
+    const fn = writes[request.op] as (arg: unknown) => unknown;
+    reply = { id: request.id, ok: true, value: gate.run(() => fn.call(writes, request.arg)) };
+  } catch (err) {
+    // SQLite's messages name tables and constraints, never bound values: safe to pass on.
+    reply = { id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply);
+});

@@ -1,0 +1,353 @@
+/**
+ * Every write of the Context Store on SQLite after start-up: sync bookkeeping (`cs_syncs`: start, claim,
+ * checkpoint, release) and the index tables (a sync's batches of records with the checkpoint after them, the
+ * end of a pass with its reconcile, a connector's removal). Synchronous code over one better-sqlite3
+ * connection, run either on a connection of its own in the writer thread (a file database) or on the request
+ * path's connection (`:memory:`); see context-writer.ts. Each method takes one plain (cloneable) argument and
+ * returns a plain value, so it can be called across threads.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
+import type { EntitySyncStatus, NextPass, SyncCheckpoint } from '../port.ts';
+import { analyzeIndexTableSql, ftsFillSql } from './context-index.ts';
+
+/** The sync a write belongs to: it is written only while `lease_owner` still holds it. */
+export interface LeaseRef {
+  connector_id: string;
+  entity: string;
+  lease_owner: string;
+}
+
+/** One batch of a pass: rows already serialised (see context-store.ts `indexRows`) plus the checkpoint after them. */
+export interface PageWrite {
+  lease: LeaseRef;
+  layout: EntityLayout;
+  /** per record: connector_id, record_key, data, sync_generation, synced_at, then each field's column value */
+  rows: unknown[][];
+  checkpoint: SyncCheckpoint;
+  state: { status: EntitySyncStatus; ready_for_search: boolean; count: boolean };
+  now: string;
+  leaseUntil: string;
+}
+
+export interface PassEnd {
+  lease: LeaseRef;
+  layout: EntityLayout;
+  next: NextPass;
+  now: string;
+}
+
+export interface PassEndResult {
+  held: boolean;
+  /** planner statistics were refreshed: other connections must reload them */
+  analyzed: boolean;
+}
+
+type Stmt = (sqlText: string) => BetterSqlite3.Statement;
+
+/** Runs `UPDATE cs_syncs SET <set>` on the sync only if `lease` still holds it; false: the lease was lost. */
+export function updateLeased(
+  stmt: Stmt,
+  lease: LeaseRef,
+  set: string,
+  params: Record<string, unknown>,
+): boolean {
+  const result = stmt(
+    `UPDATE cs_syncs SET ${set} WHERE connector_id = @cid AND entity = @entity AND lease_owner = @owner`,
+  ).run({ ...params, cid: lease.connector_id, entity: lease.entity, owner: lease.lease_owner });
+  return result.changes > 0;
+}
+
+/** A row of cs_syncs as stored. */
+export interface SyncRow {
+  connector_id: string;
+  entity: string;
+  organization_id: string;
+  status: string;
+  ready_for_search: number;
+  entity_count: number;
+  last_error: string | null;
+  updated_at: string | null;
+  backfilled_at: string | null;
+  last_full_at: string | null;
+  pass: string;
+  run_after: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  checkpoint: string | null;
+  generation: number;
+  high_water: string | null;
+  attempts: number;
+}
+
+export interface ReleaseOutcome {
+  run_after: string;
+  attempts: number;
+  status?: EntitySyncStatus;
+  last_error?: string | null;
+}
+
+export class ContextStoreWrites {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly upserts = new Map<string, { write: (row: unknown[]) => void; hash: string }>();
+
+  constructor(private readonly raw: BetterSqlite3.Database) {}
+
+  private readonly stmt: Stmt = (sqlText) => {
+    let s = this.statements.get(sqlText);
+    if (!s) {
+      s = this.raw.prepare(sqlText);
+      this.statements.set(sqlText, s);
+    }
+    return s;
+  };
+
+  /** Index tables were rebuilt (start-up): statements prepared over the old ones are stale. */
+  forgetStatements(_?: undefined): void {
+    this.statements.clear();
+    this.upserts.clear();
+  }
+
+  /**
+   * Writing a record: insert it, or — seen again unchanged — only mark it seen (generation, synced_at), which
+   * touches one small index instead of every field index and the full-text table; only a record whose JSON
+   * differs is rewritten. A full pass over a large, mostly unchanged index stays cheap that way.
+   */
+  private upsertFor(layout: EntityLayout): (row: unknown[]) => void {
+    const cached = this.upserts.get(layout.table);
+    if (cached && cached.hash === layout.hash) return cached.write;
+    const table = quoteIdent(layout.table);
+    const b = BASE_COLUMNS;
+    const cols = [
+      b.connectorId,
+      b.key,
+      b.data,
+      b.generation,
+      b.syncedAt,
+      ...[...layout.fields.values()].map((f) => f.column),
+    ];
+    const seen = this.raw.prepare(
+      `INSERT INTO ${table} (${cols.map(quoteIdent).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+       ON CONFLICT (${b.connectorId}, ${b.key}) DO UPDATE SET ${b.generation} = excluded.${b.generation},
+         ${b.syncedAt} = excluded.${b.syncedAt}
+       WHERE ${b.data} IS excluded.${b.data}`,
+    );
+    const rewrite = this.raw.prepare(
+      `UPDATE ${table} SET ${cols
+        .slice(2)
+        .map((c) => `${quoteIdent(c)} = ?`)
+        .join(', ')} WHERE ${b.connectorId} = ? AND ${b.key} = ?`,
+    );
+    const write = (row: unknown[]) => {
+      // Nothing written: the record exists with other JSON, so it is rewritten in full.
+      if (seen.run(row).changes === 0) rewrite.run(...row.slice(2), row[0], row[1]);
+    };
+    this.upserts.set(layout.table, { write, hash: layout.hash });
+    return write;
+  }
+
+  private countInto(lease: LeaseRef, layout: EntityLayout) {
+    this.stmt(
+      `UPDATE cs_syncs SET entity_count = (SELECT count(*) FROM ${quoteIdent(layout.table)} WHERE connector_id = @cid)
+       WHERE connector_id = @cid AND entity = @entity`,
+    ).run({ cid: lease.connector_id, entity: lease.entity });
+  }
+
+  initConnector(a: { organizationId: string; connectorId: string; entities: string[]; now: string }): void {
+    this.raw
+      .transaction(() => {
+        const insert = this.stmt(
+          `INSERT INTO cs_syncs (connector_id, entity, organization_id, status, pass, run_after, created_at)
+           VALUES (?, ?, ?, 'Initializing', 'backfill', ?, ?) ON CONFLICT (connector_id, entity) DO NOTHING`,
+        );
+        for (const entity of a.entities) insert.run(a.connectorId, entity, a.organizationId, a.now, a.now);
+      })
+      .immediate();
+  }
+
+  restartConnector(a: { organizationId: string; connectorId: string; now: string }): void {
+    // Records stay searchable meanwhile; the new backfill's reconcile drops what the new scope no longer has.
+    this.stmt(
+      `UPDATE cs_syncs SET pass = 'backfill', run_after = @now, checkpoint = NULL, attempts = 0, last_error = NULL,
+         lease_owner = NULL, lease_expires_at = NULL,
+         status = CASE WHEN ready_for_search = 1 THEN 'Updating' ELSE 'Initializing' END
+       WHERE organization_id = @org AND connector_id = @id`,
+    ).run({ now: a.now, org: a.organizationId, id: a.connectorId });
+  }
+
+  claim(a: { owner: string; now: string; leaseUntil: string }): SyncRow | undefined {
+    return this.stmt(
+      `UPDATE cs_syncs SET lease_owner = @owner, lease_expires_at = @until
+       WHERE rowid = (
+         SELECT s.rowid FROM cs_syncs s
+         JOIN connectors c ON c.id = s.connector_id
+         JOIN workspaces w ON w.id = c.workspace_id
+         WHERE s.run_after <= @now AND (s.lease_expires_at IS NULL OR s.lease_expires_at < @now)
+           AND w.status = 'active' AND (w.cache_enabled IS NULL OR w.cache_enabled = 1)
+         ORDER BY s.run_after LIMIT 1)
+         AND (lease_expires_at IS NULL OR lease_expires_at < @now)
+       RETURNING *`,
+    ).get({ owner: a.owner, until: a.leaseUntil, now: a.now }) as SyncRow | undefined;
+  }
+
+  saveCheckpoint(a: {
+    lease: LeaseRef;
+    checkpoint: SyncCheckpoint;
+    status: EntitySyncStatus;
+    leaseUntil: string;
+  }): boolean {
+    return updateLeased(
+      this.stmt,
+      a.lease,
+      'checkpoint = @checkpoint, status = @status, lease_expires_at = @until',
+      {
+        checkpoint: JSON.stringify(a.checkpoint),
+        status: a.status,
+        until: a.leaseUntil,
+      },
+    );
+  }
+
+  release(a: { lease: LeaseRef; outcome: ReleaseOutcome; now: string }): boolean {
+    const { outcome } = a;
+    return updateLeased(
+      this.stmt,
+      a.lease,
+      `lease_owner = NULL, lease_expires_at = NULL, run_after = @runAfter, attempts = @attempts,
+       status = COALESCE(@status, status),
+       last_error = CASE WHEN @setError = 1 THEN @error ELSE last_error END,
+       updated_at = CASE WHEN @status IS NULL THEN updated_at ELSE @now END`,
+      {
+        runAfter: outcome.run_after,
+        attempts: outcome.attempts,
+        status: outcome.status ?? null,
+        setError: outcome.last_error === undefined ? 0 : 1,
+        error: outcome.last_error ?? null,
+        now: a.now,
+      },
+    );
+  }
+
+  releaseOwner(a: { owner: string }): number {
+    return this.stmt(
+      'UPDATE cs_syncs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',
+    ).run(a.owner).changes;
+  }
+
+  dropConnector(a: { organizationId: string; connectorId: string; tables: string[] }): void {
+    this.raw
+      .transaction(() => {
+        const connector = this.stmt('SELECT organization_id FROM connectors WHERE id = ?').get(
+          a.connectorId,
+        ) as { organization_id: string } | undefined;
+        // Only ever the organization's own connector (or the leftovers of one already deleted).
+        if (connector && connector.organization_id !== a.organizationId) return;
+        for (const table of a.tables) {
+          this.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${BASE_COLUMNS.connectorId} = ?`).run(
+            a.connectorId,
+          );
+        }
+        this.stmt('DELETE FROM cs_syncs WHERE organization_id = ? AND connector_id = ?').run(
+          a.organizationId,
+          a.connectorId,
+        );
+      })
+      .immediate();
+  }
+
+  /** Writes the rows and the checkpoint after them in one transaction; false: the lease was lost (nothing written). */
+  commitPage(page: PageWrite): boolean {
+    const { layout, lease, state } = page;
+    const upsert = this.upsertFor(layout);
+    return this.raw
+      .transaction(() => {
+        const held = updateLeased(
+          this.stmt,
+          lease,
+          `checkpoint = @checkpoint, lease_expires_at = @until, status = @status, ready_for_search = @ready,
+           updated_at = @now, attempts = 0, last_error = NULL`,
+          {
+            checkpoint: JSON.stringify(page.checkpoint),
+            until: page.leaseUntil,
+            status: state.status,
+            ready: state.ready_for_search ? 1 : 0,
+            now: page.now,
+          },
+        );
+        if (!held) return false;
+        const fill = ftsFillSql(layout);
+        const before = fill
+          ? (
+              this.stmt(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${quoteIdent(layout.table)}`).get() as {
+                m: number;
+              }
+            ).m
+          : 0;
+        for (const row of page.rows) upsert(row);
+        // The rows this batch inserted are the ones above the largest row id before it (all in this transaction).
+        if (fill) this.stmt(fill).run(before);
+        if (state.count) this.countInto(lease, layout);
+        return true;
+      })
+      .immediate();
+  }
+
+  finishPass(end: PassEnd): PassEndResult {
+    const { lease, layout, next, now } = end;
+    return this.raw
+      .transaction((): PassEndResult => {
+        const held = updateLeased(
+          this.stmt,
+          lease,
+          `pass = @pass, run_after = @runAfter, high_water = @high, generation = @generation, checkpoint = NULL,
+           lease_owner = NULL, lease_expires_at = NULL, status = 'Ready', ready_for_search = 1,
+           backfilled_at = COALESCE(backfilled_at, @now),
+           last_full_at = CASE WHEN @reconcile = 1 THEN @now ELSE last_full_at END,
+           updated_at = @now, attempts = 0, last_error = NULL`,
+          {
+            pass: next.pass,
+            runAfter: next.run_after,
+            high: next.high_water,
+            generation: next.generation,
+            reconcile: next.reconcile ? 1 : 0,
+            now,
+          },
+        );
+        if (!held) return { held: false, analyzed: false };
+        if (next.reconcile) {
+          this.stmt(
+            `DELETE FROM ${quoteIdent(layout.table)} WHERE connector_id = ? AND ${BASE_COLUMNS.generation} < ?`,
+          ).run(lease.connector_id, next.generation);
+        }
+        this.countInto(lease, layout);
+        return { held: true, analyzed: next.reconcile && this.analyzeIfGrown(layout) };
+      })
+      .immediate();
+  }
+
+  /**
+   * Without statistics SQLite assumes `connector_id = ?` matches a handful of rows and picks plans that scan a
+   * large connector (an `in`, or a range on one field sorted by another, took hundreds of ms at 200k rows;
+   * under 1 ms after ANALYZE). Statistics are gathered again whenever the table has doubled since the last
+   * time, so a table of n rows is analysed about log2(n) times in its life.
+   */
+  private analyzeIfGrown(layout: EntityLayout): boolean {
+    const rows = (
+      this.stmt(
+        'SELECT COALESCE(SUM(entity_count), 0) AS n FROM cs_syncs WHERE entity = ? AND connector_id IN (SELECT id FROM connectors WHERE definition_id = ?)',
+      ).get(layout.entity, layout.definitionId) as { n: number }
+    ).n;
+    const last =
+      (
+        this.stmt('SELECT analyzed_rows FROM cs_layouts WHERE table_name = ?').get(layout.table) as
+          | { analyzed_rows: number }
+          | undefined
+      )?.analyzed_rows ?? 0;
+    if (rows < 1000 || rows < last * 2) return false;
+    this.raw.exec(analyzeIndexTableSql(layout));
+    this.stmt('UPDATE cs_layouts SET analyzed_rows = ? WHERE table_name = ?').run(rows, layout.table);
+    // New statistics mean new plans: statements prepared before them keep their old plans.
+    this.forgetStatements();
+    return true;
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * A stand-in for the Context Store writer thread (write-gate.test.ts): back-to-back "transactions" through the
+ * gate, each a busy spin of `holdMs`, until told to stop. `state`: [0] 1 while inside, [1] transactions done,
+ * [2] set by the test to stop.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { WriteGate } from '../../../src/store/sqlite/write-gate.ts';
+
+const { cells, state, holdMs } = workerData as { cells: Int32Array; state: Int32Array; holdMs: number };
+const gate = WriteGate.from(cells);
+while (Atomics.load(state, 2) === 0) {
+  gate.run(() => {
+    Atomics.store(state, 0, 1);
+    const until = performance.now() + holdMs;
+    while (performance.now() < until) {
+      // a transaction holding the lock
+    }
+    Atomics.store(state, 0, 0);
+    Atomics.add(state, 1, 1);
+  });
+}
+parentPort?.postMessage('stopped');

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setImmediate as tick } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../../src/store/sqlite/context-writer.ts';
+import { WriteGate } from '../../../src/store/sqlite/write-gate.ts';
+
+test('the write gate: a busy writer thread never starves main-thread writes, and never runs beside them', async () => {
+  const gate = WriteGate.create();
+  const state = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  const writer = new Worker(workerEntry(new URL('./write-gate-writer', import.meta.url)), {
+    workerData: { cells: gate.cells, state, holdMs: 5 },
+  });
+  const stopped = new Promise((resolve, reject) => {
+    writer.once('message', resolve);
+    writer.once('error', reject);
+  });
+  try {
+    // The writer runs transaction after transaction, as a backfill does.
+    while (Atomics.load(state, 1) < 5) await tick();
+    for (let i = 0; i < 30; i++) {
+      const doneBefore = Atomics.load(state, 1);
+      gate.enter();
+      try {
+        assert.equal(Atomics.load(state, 0), 0, 'the writer is inside a transaction while main writes');
+        // Main's own "write": the writer must stay out for all of it.
+        const until = performance.now() + 2;
+        while (performance.now() < until) assert.equal(Atomics.load(state, 0), 0);
+      } finally {
+        gate.leave();
+      }
+      // Between main's writes the writer gets its turn again.
+      while (Atomics.load(state, 1) === doneBefore) await tick();
+    }
+  } finally {
+    Atomics.store(state, 2, 1);
+    await stopped;
+    await writer.terminate();
+  }
+  assert.ok(Atomics.load(state, 1) > 30);
+});
+
+test('the write gate counts nested main-thread writers', () => {
+  const gate = WriteGate.create();
+  gate.enter();
+  gate.enter();
+  gate.leave();
+  assert.equal(Atomics.load(gate.cells, 0), 1);
+  gate.leave();
+  assert.equal(Atomics.load(gate.cells, 0), 0);
+  // Nobody wants to write: the writer side runs at once, and is out afterwards.
+  assert.equal(
+    gate.run(() => Atomics.load(gate.cells, 1)),
+    1,
+  );
+  assert.equal(Atomics.load(gate.cells, 1), 0);
+});
