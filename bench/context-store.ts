@@ -329,6 +329,9 @@ async function healthz(base: string) {
 function storageFloor(dbFile: string, connectorId: string) {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   registerSearchFunctions(db);
+  const { connector_key: connectorKey } = db
+    .prepare('SELECT connector_key FROM cs_connectors WHERE connector_key = ?')
+    .get(connectorId) as { connector_key: number };
   const columns = (db.prepare(`PRAGMA table_info("${TABLE}")`).all() as Array<{ name: string }>).map(
     (c) => c.name,
   );
@@ -345,25 +348,25 @@ function storageFloor(dbFile: string, connectorId: string) {
     eq: (a) =>
       db
         .prepare(
-          `SELECT rid, data FROM "${TABLE}" WHERE connector_id = ? AND ${login} = ? ORDER BY rid LIMIT ${page}`,
+          `SELECT rid, data FROM "${TABLE}" WHERE connector_key = ? AND ${login} = ? ORDER BY rid LIMIT ${page}`,
         )
-        .all(connectorId, a[0]),
+        .all(connectorKey, a[0]),
     range_sort: (a) =>
       db
         .prepare(
-          `SELECT rid, data FROM "${TABLE}" WHERE connector_id = ? AND ${created} >= ? AND ${created} < ?
+          `SELECT rid, data FROM "${TABLE}" WHERE connector_key = ? AND ${created} >= ? AND ${created} < ?
            ORDER BY ${created} DESC, rid DESC LIMIT ${page}`,
         )
-        .all(connectorId, a[0], a[1]),
+        .all(connectorKey, a[0], a[1]),
     // FTS finds rows with both words; the order check (which FTS5 cannot express) is done here, as ces does in SQL.
     fuzzy: (a) => {
       const words = a as string[];
       const out: unknown[] = [];
       const stmt = db.prepare(
         `SELECT t.rid, t.data, t.${title} AS title FROM ${fts} CROSS JOIN "${TABLE}" AS t ON t.rid = ${fts}.rowid
-         WHERE ${fts} MATCH ? AND t.connector_id = ? ORDER BY ${fts}.rowid`,
+         WHERE ${fts} MATCH ? AND t.connector_key = ? ORDER BY ${fts}.rowid`,
       );
-      for (const row of stmt.iterate(`{${titleFts}} : ("${words[0]}" AND "${words[1]}")`, connectorId)) {
+      for (const row of stmt.iterate(`{${titleFts}} : ("${words[0]}" AND "${words[1]}")`, connectorKey)) {
         if (inOrder((row as { title: string }).title, words) && out.push(row) >= page) break;
       }
       return out;
@@ -372,9 +375,9 @@ function storageFloor(dbFile: string, connectorId: string) {
       db
         .prepare(
           `SELECT t.rid, t.data FROM ${fts} CROSS JOIN "${TABLE}" AS t ON t.rid = ${fts}.rowid
-           WHERE ${fts} MATCH ? AND t.connector_id = ? ORDER BY ${fts}.rowid LIMIT ${page}`,
+           WHERE ${fts} MATCH ? AND t.connector_key = ? ORDER BY ${fts}.rowid LIMIT ${page}`,
         )
-        .all(`{${titleFts}} : ("${a[0]}" OR "${a[1]}")`, connectorId),
+        .all(`{${titleFts}} : ("${a[0]}" OR "${a[1]}")`, connectorKey),
   };
 
   const def = parseDefinition(
@@ -397,7 +400,7 @@ function storageFloor(dbFile: string, connectorId: string) {
       let t0 = performance.now();
       hand[kind]!(query.sqlArgs);
       const h = performance.now() - t0;
-      const compiled = compileSearch(layout, connectorId, { ...query.query, limit: page, offset: 0 });
+      const compiled = compileSearch(layout, connectorKey, { ...query.query, limit: page, offset: 0 });
       if (q === 0) {
         plan = (
           db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.params) as Array<{

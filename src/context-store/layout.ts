@@ -65,7 +65,8 @@ export interface EntityLayout {
 
 /** Columns every index table has besides the field columns. */
 export const BASE_COLUMNS = {
-  connectorId: 'connector_id',
+  /** the connector's small integer key (`cs_connectors`), shorter in every index entry than its UUID */
+  connectorKey: 'connector_key',
   key: 'record_key',
   data: 'data',
   /** the full pass that last saw the record; a finished full pass deletes the records it did not see */
@@ -113,7 +114,7 @@ export function entityLayout(def: ConnectorDefinition, entity: EntityDefinition)
   });
   const hasFullText = [...fields.values()].some((f) => f.fullText);
   const shape = {
-    v: 1,
+    v: 2,
     table,
     fields: [...fields.values()].map((f) => [f.name, f.type, f.column, f.items ?? null]),
     pk: entity.primary_key,

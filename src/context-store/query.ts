@@ -133,7 +133,8 @@ export interface FullTextTerm {
 /** Full-text leaves that must all hold, in the index of one connector. */
 export interface FullTextSearch {
   layout: EntityLayout;
-  connectorId: string;
+  /** the connector's key in the index tables */
+  connectorKey: number;
   terms: readonly FullTextTerm[];
 }
 
@@ -165,18 +166,18 @@ export interface SearchDialect {
 const ftsString = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /**
- * The full-text table's first column: the connector id as one token (hex of its UTF-8 bytes), so that a
+ * The full-text table's first column: the connector key as one token (hex of its decimal text), so that a
  * search skips the matches of other connectors sharing the table inside FTS5 instead of looking each up.
  * The index table has it as a virtual generated column so that FTS5 `rebuild` and `integrity-check` work.
  */
 export const SQLITE_FTS_CONNECTOR_COLUMN = 'connector_token';
-/** The token's SQL for a reference to a connector id; `fts5Query` computes the same in JS. */
+/** The token's SQL for a reference to a connector key; `fts5Query` computes the same in JS. */
 export const sqliteConnectorToken = (ref: string) => `hex(${ref})`;
 
 /** FTS5 query text: column-restricted, every word a double-quoted string so FTS syntax in input is inert. */
-function fts5Query({ connectorId, terms }: FullTextSearch): string {
-  const token = Buffer.from(connectorId, 'utf8').toString('hex');
-  // Isolation rests on the SQL condition on connector_id; this only narrows the matches early.
+function fts5Query({ connectorKey, terms }: FullTextSearch): string {
+  const token = Buffer.from(String(connectorKey), 'utf8').toString('hex');
+  // Isolation rests on the SQL condition on connector_key; this only narrows the matches early.
   const tenant = token ? [`({${SQLITE_FTS_CONNECTOR_COLUMN}} : ${ftsString(token)})`] : [];
   const leaves = terms.map((t) => {
     const words = t.words.map(ftsString).join(t.mode === 'all' ? ' AND ' : ' OR ');
@@ -492,7 +493,8 @@ const CMP_SQL: Record<Comparison, string> = { eq: '=', neq: '<>', gt: '>', gte: 
 
 interface Ctx {
   layout: EntityLayout;
-  connectorId: string;
+  /** the connector's key in the index tables */
+  connectorKey: number;
   d: SearchDialect;
 }
 
@@ -524,7 +526,7 @@ function render(ctx: Ctx, node: Node): Sql {
     case 'text': {
       const match = d.fullTextFilter({
         layout: ctx.layout,
-        connectorId: ctx.connectorId,
+        connectorKey: ctx.connectorKey,
         terms: [textTerm(node)],
       });
       return node.ordered
@@ -564,7 +566,7 @@ function toText(q: Sql, d: SearchDialect): CompiledSearch {
 /** FROM and WHERE for a filter, driven by the full-text index when `canScan` and the top level ANDs full-text leaves. */
 function fromWhere(
   layout: EntityLayout,
-  connectorId: string,
+  connectorKey: number,
   filter: unknown,
   canScan: boolean,
   d: SearchDialect,
@@ -573,11 +575,11 @@ function fromWhere(
     filter === undefined || filter === null || (isObject(filter) && Object.keys(filter).length === 0);
   const root = isEmpty ? undefined : new Parser().condition(filter, 'query.filter', 1, tableScope(layout));
   const top = root ? conjuncts(root) : [];
-  const ctx: Ctx = { layout, connectorId, d };
-  const where: Sql[] = [sql`${raw(T)}.${raw(BASE_COLUMNS.connectorId)} = ${bind(connectorId)}`];
+  const ctx: Ctx = { layout, connectorKey, d };
+  const where: Sql[] = [sql`${raw(T)}.${raw(BASE_COLUMNS.connectorKey)} = ${bind(connectorKey)}`];
   const texts = top.filter((n) => n.kind === 'text');
   if (canScan && d.fullTextScan && texts.length > 0) {
-    const scan = d.fullTextScan({ layout, connectorId, terms: texts.map(textTerm) });
+    const scan = d.fullTextScan({ layout, connectorKey, terms: texts.map(textTerm) });
     for (const n of top) {
       if (n.kind !== 'text') where.push(render(ctx, n));
       else if (n.ordered) where.push(d.wordsInOrder(tableCol(n.field.column), n.words));
@@ -598,13 +600,13 @@ function fromWhere(
  */
 export function compileSearch(
   layout: EntityLayout,
-  connectorId: string,
+  connectorKey: number,
   req: SearchRequest,
   dialect: SearchDialect = sqliteSearchDialect,
 ): CompiledSearch {
   const sort = parseSort(layout, req.sort);
-  const q = fromWhere(layout, connectorId, req.filter, sort.length === 0, dialect);
-  // Each direction's NULL placement is the one an ascending B-tree gives, so the (connector_id, column) index serves it.
+  const q = fromWhere(layout, connectorKey, req.filter, sort.length === 0, dialect);
+  // Each direction's NULL placement is the one an ascending B-tree gives, so the (connector_key, column) index serves it.
   const keys = sort.map(
     ({ field, desc }) => sql`${tableCol(field.column)} ${raw(desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')}`,
   );
@@ -616,10 +618,10 @@ export function compileSearch(
 /** How many index rows of the connector match `filter` (one row, column `count`). */
 export function compileCount(
   layout: EntityLayout,
-  connectorId: string,
+  connectorKey: number,
   req: Pick<SearchRequest, 'filter'>,
   dialect: SearchDialect = sqliteSearchDialect,
 ): CompiledSearch {
-  const q = fromWhere(layout, connectorId, req.filter, true, dialect);
+  const q = fromWhere(layout, connectorKey, req.filter, true, dialect);
   return toText(sql`SELECT count(*) AS count FROM ${q.from} WHERE ${q.where}`, dialect);
 }

@@ -359,13 +359,20 @@ describe('context store sync and search (GitHub)', () => {
     try {
       const count = (sql: string, ...params: unknown[]) =>
         Object.values(db.prepare(sql).get(...params) as Record<string, number>)[0] ?? -1;
-      const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_id = ?`, id);
+      const key = count('SELECT connector_key FROM cs_connectors WHERE connector_id = ?', id);
+      const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_key = ?`, key);
       assert.ok(rows('cs_github__issues') > 0);
       const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, token });
       assert.equal(del.status, 200, del.body);
-      for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels', 'cs_syncs']) {
+      for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels']) {
         assert.equal(rows(table), 0, table);
       }
+      assert.equal(count('SELECT count(*) FROM cs_syncs WHERE connector_id = ?', id), 0, 'cs_syncs');
+      assert.equal(
+        count('SELECT count(*) FROM cs_connectors WHERE connector_id = ?', id),
+        0,
+        'cs_connectors',
+      );
       const fts = count(
         "SELECT count(*) FROM cs_github__issues__fts WHERE cs_github__issues__fts MATCH 'zeppelin'",
       );

@@ -24,7 +24,7 @@ export function indexTableDdl(layout: EntityLayout): string[] {
   const fields = [...layout.fields.values()];
   const columns = [
     'rid INTEGER PRIMARY KEY',
-    `${b.connectorId} TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE`,
+    `${b.connectorKey} INTEGER NOT NULL REFERENCES cs_connectors(connector_key) ON DELETE CASCADE`,
     `${b.key} TEXT NOT NULL`,
     `${b.data} TEXT NOT NULL`,
     `${b.generation} INTEGER NOT NULL`,
@@ -33,21 +33,21 @@ export function indexTableDdl(layout: EntityLayout): string[] {
     // Not stored: read only by FTS5 `rebuild` / `integrity-check` (the triggers compute the same expression).
     ...(layout.ftsTable
       ? [
-          `${quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN)} TEXT GENERATED ALWAYS AS (${sqliteConnectorToken(b.connectorId)}) VIRTUAL`,
+          `${quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN)} TEXT GENERATED ALWAYS AS (${sqliteConnectorToken(b.connectorKey)}) VIRTUAL`,
         ]
       : []),
-    `UNIQUE (${b.connectorId}, ${b.key})`,
+    `UNIQUE (${b.connectorKey}, ${b.key})`,
   ];
   const out = [
     `CREATE TABLE IF NOT EXISTS ${table} (\n  ${columns.join(',\n  ')}\n)`,
     // Rows of one connector in `rid` order: the order of a search without a sort, read without sorting.
-    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${b.connectorId}`)} ON ${table}(${b.connectorId})`,
-    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${b.generation}`)} ON ${table}(${b.connectorId}, ${b.generation})`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${b.connectorKey}`)} ON ${table}(${b.connectorKey})`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${b.generation}`)} ON ${table}(${b.connectorKey}, ${b.generation})`,
     ...fields
       .filter((f) => f.indexed)
       .map(
         (f) =>
-          `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${f.column}`)} ON ${table}(${b.connectorId}, ${quoteIdent(f.column)})`,
+          `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${layout.table}__${f.column}`)} ON ${table}(${b.connectorKey}, ${quoteIdent(f.column)})`,
       ),
   ];
   const textColumns = fields.filter((f) => f.fullText).map((f) => quoteIdent(f.column));
@@ -55,7 +55,7 @@ export function indexTableDdl(layout: EntityLayout): string[] {
   const fts = quoteIdent(layout.ftsTable);
   const cols = [quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN), ...textColumns].join(', ');
   const values = (row: 'old' | 'new') =>
-    [sqliteConnectorToken(`${row}.${b.connectorId}`), ...textColumns.map((c) => `${row}.${c}`)].join(', ');
+    [sqliteConnectorToken(`${row}.${b.connectorKey}`), ...textColumns.map((c) => `${row}.${c}`)].join(', ');
   const oldCols = values('old');
   const newCols = values('new');
   const [ai, ad, au] = triggerNames(layout);
@@ -70,7 +70,7 @@ export function indexTableDdl(layout: EntityLayout): string[] {
     `CREATE TRIGGER IF NOT EXISTS ${ad} AFTER DELETE ON ${table} BEGIN ${remove} END`,
     // Only when indexed text changes: a sync pass that sees a record again (the upsert sets every column, and
     // bumps sync_generation) leaves its full-text row alone unless its text really differs.
-    `CREATE TRIGGER IF NOT EXISTS ${au} AFTER UPDATE OF rid, ${b.connectorId}, ${textColumns.join(', ')} ON ${table} WHEN ${['rid', b.connectorId, ...textColumns].map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN ${remove} ${add} END`,
+    `CREATE TRIGGER IF NOT EXISTS ${au} AFTER UPDATE OF rid, ${b.connectorKey}, ${textColumns.join(', ')} ON ${table} WHEN ${['rid', b.connectorKey, ...textColumns].map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN ${remove} ${add} END`,
   );
   return out;
 }
@@ -83,7 +83,7 @@ export function ftsFillSql(layout: EntityLayout): string | undefined {
   const fields = [...layout.fields.values()].filter((f) => f.fullText).map((f) => quoteIdent(f.column));
   if (!layout.ftsTable || fields.length === 0) return undefined;
   const cols = [quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN), ...fields].join(', ');
-  const values = [sqliteConnectorToken(BASE_COLUMNS.connectorId), ...fields].join(', ');
+  const values = [sqliteConnectorToken(BASE_COLUMNS.connectorKey), ...fields].join(', ');
   return `INSERT INTO ${quoteIdent(layout.ftsTable)}(rowid, ${cols}) SELECT rid, ${values} FROM ${quoteIdent(layout.table)} WHERE rid > ?`;
 }
 

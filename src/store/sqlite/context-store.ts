@@ -257,12 +257,14 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
-    const compiled = compileSearch(layout, connectorId, request, sqliteSearchDialect);
     return this.locked(() => {
-      const owner = this.stmt('SELECT organization_id FROM connectors WHERE id = ?').get(connectorId) as
-        | { organization_id: string }
-        | undefined;
-      if (owner?.organization_id !== organizationId) return [];
+      const owner = this.stmt(
+        `SELECT c.organization_id, k.connector_key FROM connectors c
+         LEFT JOIN cs_connectors k ON k.connector_id = c.id WHERE c.id = ?`,
+      ).get(connectorId) as { organization_id: string; connector_key: number | null } | undefined;
+      // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
+      const compiled = compileSearch(layout, owner?.connector_key ?? 0, request, sqliteSearchDialect);
+      if (owner?.organization_id !== organizationId || owner.connector_key === null) return [];
       return this.stmt(compiled.sql).all(...compiled.params) as Array<{ rid: number; data: string }>;
     });
   }

@@ -119,7 +119,7 @@ export class ContextStoreWrites {
     const table = quoteIdent(layout.table);
     const b = BASE_COLUMNS;
     const cols = [
-      b.connectorId,
+      b.connectorKey,
       b.key,
       b.data,
       b.generation,
@@ -128,7 +128,7 @@ export class ContextStoreWrites {
     ];
     const seen = this.raw.prepare(
       `INSERT INTO ${table} (${cols.map(quoteIdent).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
-       ON CONFLICT (${b.connectorId}, ${b.key}) DO UPDATE SET ${b.generation} = excluded.${b.generation},
+       ON CONFLICT (${b.connectorKey}, ${b.key}) DO UPDATE SET ${b.generation} = excluded.${b.generation},
          ${b.syncedAt} = excluded.${b.syncedAt}
        WHERE ${b.data} IS excluded.${b.data}`,
     );
@@ -136,7 +136,7 @@ export class ContextStoreWrites {
       `UPDATE ${table} SET ${cols
         .slice(2)
         .map((c) => `${quoteIdent(c)} = ?`)
-        .join(', ')} WHERE ${b.connectorId} = ? AND ${b.key} = ?`,
+        .join(', ')} WHERE ${b.connectorKey} = ? AND ${b.key} = ?`,
     );
     const write = (row: unknown[]) => {
       // Nothing written: the record exists with other JSON, so it is rewritten in full.
@@ -146,11 +146,19 @@ export class ContextStoreWrites {
     return write;
   }
 
-  private countInto(lease: LeaseRef, layout: EntityLayout) {
+  /** The connector's key in the index tables; undefined once the connector is gone. */
+  private keyOf(connectorId: string): number | undefined {
+    const row = this.stmt('SELECT connector_key FROM cs_connectors WHERE connector_id = ?').get(
+      connectorId,
+    ) as { connector_key: number } | undefined;
+    return row?.connector_key;
+  }
+
+  private countInto(lease: LeaseRef, layout: EntityLayout, key: number) {
     this.stmt(
-      `UPDATE cs_syncs SET entity_count = (SELECT count(*) FROM ${quoteIdent(layout.table)} WHERE connector_id = @cid)
+      `UPDATE cs_syncs SET entity_count = (SELECT count(*) FROM ${quoteIdent(layout.table)} WHERE ${BASE_COLUMNS.connectorKey} = @key)
        WHERE connector_id = @cid AND entity = @entity`,
-    ).run({ cid: lease.connector_id, entity: lease.entity });
+    ).run({ key, cid: lease.connector_id, entity: lease.entity });
   }
 
   initConnector(a: { organizationId: string; connectorId: string; entities: string[]; now: string }): void {
@@ -161,6 +169,9 @@ export class ContextStoreWrites {
            VALUES (?, ?, ?, 'Initializing', 'backfill', ?, ?) ON CONFLICT (connector_id, entity) DO NOTHING`,
         );
         for (const entity of a.entities) insert.run(a.connectorId, entity, a.organizationId, a.now, a.now);
+        this.stmt(
+          'INSERT INTO cs_connectors (connector_id) VALUES (?) ON CONFLICT (connector_id) DO NOTHING',
+        ).run(a.connectorId);
       })
       .immediate();
   }
@@ -242,10 +253,12 @@ export class ContextStoreWrites {
         ) as { organization_id: string } | undefined;
         // Only ever the organization's own connector (or the leftovers of one already deleted).
         if (connector && connector.organization_id !== a.organizationId) return;
-        for (const table of a.tables) {
-          this.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${BASE_COLUMNS.connectorId} = ?`).run(
-            a.connectorId,
-          );
+        const key = this.keyOf(a.connectorId);
+        if (key !== undefined) {
+          for (const table of a.tables) {
+            this.stmt(`DELETE FROM ${quoteIdent(table)} WHERE ${BASE_COLUMNS.connectorKey} = ?`).run(key);
+          }
+          this.stmt('DELETE FROM cs_connectors WHERE connector_key = ?').run(key);
         }
         this.stmt('DELETE FROM cs_syncs WHERE organization_id = ? AND connector_id = ?').run(
           a.organizationId,
@@ -275,6 +288,8 @@ export class ContextStoreWrites {
           },
         );
         if (!held) return false;
+        const key = this.keyOf(lease.connector_id);
+        if (key === undefined) return false; // the connector is gone: nothing to keep
         const fill = ftsFillSql(layout);
         const before = fill
           ? (
@@ -283,10 +298,13 @@ export class ContextStoreWrites {
               }
             ).m
           : 0;
-        for (const row of page.rows) upsert(row);
+        for (const row of page.rows) {
+          row[0] = key;
+          upsert(row);
+        }
         // The rows this batch inserted are the ones above the largest row id before it (all in this transaction).
         if (fill) this.stmt(fill).run(before);
-        if (state.count) this.countInto(lease, layout);
+        if (state.count) this.countInto(lease, layout, key);
         return true;
       })
       .immediate();
@@ -314,12 +332,14 @@ export class ContextStoreWrites {
           },
         );
         if (!held) return { held: false, analyzed: false };
+        const key = this.keyOf(lease.connector_id);
+        if (key === undefined) return { held: false, analyzed: false };
         if (next.reconcile) {
           this.stmt(
-            `DELETE FROM ${quoteIdent(layout.table)} WHERE connector_id = ? AND ${BASE_COLUMNS.generation} < ?`,
-          ).run(lease.connector_id, next.generation);
+            `DELETE FROM ${quoteIdent(layout.table)} WHERE ${BASE_COLUMNS.connectorKey} = ? AND ${BASE_COLUMNS.generation} < ?`,
+          ).run(key, next.generation);
         }
-        this.countInto(lease, layout);
+        this.countInto(lease, layout, key);
         return { held: true, analyzed: next.reconcile && this.analyzeIfGrown(layout) };
       })
       .immediate();

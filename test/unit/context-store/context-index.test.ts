@@ -39,7 +39,7 @@ describe('index table DDL', () => {
       columns.map((c) => `${c.name} ${c.type}`),
       [
         'rid INTEGER',
-        'connector_id TEXT',
+        'connector_key INTEGER',
         'record_key TEXT',
         'data TEXT',
         'sync_generation INTEGER',
@@ -62,7 +62,7 @@ describe('index table DDL', () => {
         .all(layout.table) as { name: string }[]
     ).map((r) => r.name);
     const expected = [
-      'connector_id',
+      'connector_key',
       'sync_generation',
       'f0_number',
       'f1_title',
@@ -81,7 +81,7 @@ describe('index table DDL', () => {
 
   it('refuses a record of an unknown connector and a second copy of a record', () => {
     const db = fresh();
-    assert.throws(() => insertRecord(db, 'conn-unknown', records[0]), /FOREIGN KEY/);
+    assert.throws(() => insertRecord(db, 99, records[0]), /FOREIGN KEY/);
     assert.throws(() => insertRecord(db, C1, records[0]), /UNIQUE/);
   });
 
@@ -105,7 +105,7 @@ describe('full-text table follows the index table', () => {
   it('on update of the text', () => {
     const db = fresh();
     db.prepare(
-      `UPDATE ${quoteIdent(layout.table)} SET ${col('title')} = ? WHERE connector_id = ? AND record_key = '1'`,
+      `UPDATE ${quoteIdent(layout.table)} SET ${col('title')} = ? WHERE connector_key = ? AND record_key = '1'`,
     ).run('Password reset broken', C1);
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'login bug' } } }), []);
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'password reset' } } }), [1]);
@@ -121,11 +121,11 @@ describe('full-text table follows the index table', () => {
   it('on upsert and on delete', () => {
     const db = fresh();
     const table = quoteIdent(layout.table);
-    db.prepare(`DELETE FROM ${table} WHERE connector_id = ? AND record_key = '2'`).run(C1);
+    db.prepare(`DELETE FROM ${table} WHERE connector_key = ? AND record_key = '2'`).run(C1);
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'bug login' } } }), []);
     db.prepare(
-      `INSERT INTO ${table} (connector_id, record_key, data, sync_generation, synced_at, ${col('title')})
-       VALUES (?, '3', '{"id":3}', 2, 'now', 'Outage resolved') ON CONFLICT (connector_id, record_key)
+      `INSERT INTO ${table} (connector_key, record_key, data, sync_generation, synced_at, ${col('title')})
+       VALUES (?, '3', '{"id":3}', 2, 'now', 'Outage resolved') ON CONFLICT (connector_key, record_key)
        DO UPDATE SET ${col('title')} = excluded.${col('title')}, sync_generation = excluded.sync_generation`,
     ).run(C1);
     assert.deepEqual(ids(db, { filter: { keyword: { title: 'refund' } } }), []);
@@ -135,10 +135,10 @@ describe('full-text table follows the index table', () => {
 
   it('when a sync pass only marks records as seen, and when the connector goes', () => {
     const db = fresh();
-    db.prepare(`UPDATE ${quoteIdent(layout.table)} SET sync_generation = 2 WHERE connector_id = ?`).run(C1);
+    db.prepare(`UPDATE ${quoteIdent(layout.table)} SET sync_generation = 2 WHERE connector_key = ?`).run(C1);
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'login' } } }), [1, 2, 8, 9]);
     integrityCheck(db);
-    db.prepare('DELETE FROM connectors WHERE id = ?').run(C1);
+    db.prepare('DELETE FROM connectors WHERE id = ?').run('conn-1');
     assert.deepEqual(ids(db, {}), []);
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'login' } } }, C2), [101, 102, 108, 109]);
     integrityCheck(db);
@@ -175,7 +175,7 @@ describe('query plans', () => {
     const steps = plan({ filter: { eq: { state: 'open' } } });
     assert.match(
       steps[0]!,
-      new RegExp(`USING INDEX ${layout.table}__f3_state \\(connector_id=\\? AND f3_state=\\?\\)`),
+      new RegExp(`USING INDEX ${layout.table}__f3_state \\(connector_key=\\? AND f3_state=\\?\\)`),
     );
     assert.ok(!steps.some((s) => s.includes('TEMP B-TREE')), steps.join('\n'));
   });
@@ -183,7 +183,7 @@ describe('query plans', () => {
   it('a sort on an indexed field reads its index in either direction', () => {
     for (const dir of ['asc', 'desc']) {
       const steps = plan({ sort: [{ created_at: dir }] });
-      assert.match(steps[0]!, new RegExp(`INDEX ${layout.table}__f6_created_at \\(connector_id=\\?\\)`));
+      assert.match(steps[0]!, new RegExp(`INDEX ${layout.table}__f6_created_at \\(connector_key=\\?\\)`));
       assert.ok(!steps.some((s) => s.includes('TEMP B-TREE')), steps.join('\n'));
     }
   });
@@ -209,7 +209,7 @@ describe('query plans', () => {
     ).map((r) => r.detail);
     assert.match(
       steps[0]!,
-      new RegExp(`INDEX ${layout.table}__f0_number \\(connector_id=\\? AND f0_number=\\?\\)`),
+      new RegExp(`INDEX ${layout.table}__f0_number \\(connector_key=\\? AND f0_number=\\?\\)`),
     );
     assert.deepEqual(ids(analyzed, { filter: { in: { number: [5, 3] } } }), [3, 5]);
   });

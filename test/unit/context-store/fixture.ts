@@ -209,18 +209,19 @@ export const records: Record<string, unknown>[] = [
   ...[11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map(routine),
 ];
 
-export const C1 = 'conn-1';
-export const C2 = 'conn-2';
+/** Two connectors' keys in the index tables (`cs_connectors`). */
+export const C1 = 1;
+export const C2 = 2;
 
 export function insertRecord(
   db: Database.Database,
-  connectorId: string,
+  connectorKey: number,
   record: unknown,
   generation = 1,
 ): void {
   const fields = [...layout.fields.values()];
   const columns = [
-    'connector_id',
+    'connector_key',
     'record_key',
     'data',
     'sync_generation',
@@ -234,7 +235,7 @@ export function insertRecord(
   db.prepare(
     `INSERT INTO ${quoteIdent(layout.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
   ).run(
-    connectorId,
+    connectorKey,
     recordKey(layout, record),
     JSON.stringify(record),
     generation,
@@ -251,7 +252,16 @@ export function openIndex(): Database.Database {
   db.pragma('foreign_keys = ON');
   registerSearchFunctions(db);
   db.exec('CREATE TABLE connectors (id TEXT PRIMARY KEY)');
-  db.prepare('INSERT INTO connectors (id) VALUES (?), (?)').run(C1, C2);
+  db.exec(
+    'CREATE TABLE cs_connectors (connector_key INTEGER PRIMARY KEY, connector_id TEXT NOT NULL UNIQUE REFERENCES connectors(id) ON DELETE CASCADE)',
+  );
+  db.prepare('INSERT INTO connectors (id) VALUES (?), (?)').run('conn-1', 'conn-2');
+  db.prepare('INSERT INTO cs_connectors (connector_key, connector_id) VALUES (?, ?), (?, ?)').run(
+    C1,
+    'conn-1',
+    C2,
+    'conn-2',
+  );
   for (const statement of indexTableDdl(layout)) db.exec(statement);
   for (const r of records) insertRecord(db, C1, r);
   for (const r of records) insertRecord(db, C2, { ...r, id: (r.id as number) + 100 });
@@ -266,8 +276,8 @@ export interface Query {
 }
 
 /** The ids of the matching records, in result order. */
-export function ids(db: Database.Database, q: Query, connectorId = C1): number[] {
-  const compiled = compileSearch(layout, connectorId, {
+export function ids(db: Database.Database, q: Query, connectorKey = C1): number[] {
+  const compiled = compileSearch(layout, connectorKey, {
     filter: q.filter,
     sort: q.sort,
     limit: q.limit ?? 100,
@@ -277,8 +287,8 @@ export function ids(db: Database.Database, q: Query, connectorId = C1): number[]
   return rows.map((r) => (JSON.parse(r.data) as { id: number }).id);
 }
 
-export function count(db: Database.Database, filter: unknown, connectorId = C1): number {
-  const compiled = compileCount(layout, connectorId, { filter });
+export function count(db: Database.Database, filter: unknown, connectorKey = C1): number {
+  const compiled = compileCount(layout, connectorKey, { filter });
   return (db.prepare(compiled.sql).get(...compiled.params) as { count: number }).count;
 }
 

@@ -146,6 +146,7 @@ describe('search: injection attempts', () => {
       'title` OR 1=1',
       'data',
       'connector_id',
+      'connector_key',
       'record_key',
       'rid',
       'f1_title',

@@ -313,21 +313,31 @@ describe('search: tenant isolation', () => {
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'login bug' } } }, C2), [101]);
     assert.deepEqual(ids(db, { filter: { eq: { state: 'open' } } }), OPEN);
     assert.deepEqual(ids(db, {}, C2), range(101, 120));
-    assert.deepEqual(ids(db, {}, 'conn-unknown'), []);
+    assert.deepEqual(ids(db, {}, 99), []);
     assert.equal(count(db, { keyword: { title: 'login refund' } }), 5);
     assert.equal(count(db, {}, C2), 20);
   });
 });
 
-describe('search: connector ids the full-text index cannot tell apart', () => {
+describe('search: connector keys whose full-text tokens look alike', () => {
   it('still returns only the connector asked for', () => {
-    const odd = { 'conn-1-x': 201, '--': 301, 'a"b': 401, 'conn 1': 501 };
-    for (const [id, recordId] of Object.entries(odd)) {
-      db.prepare('INSERT INTO connectors (id) VALUES (?)').run(id);
-      insertRecord(db, id, { ...records[0], id: recordId });
+    // Tokens are the hex of the key's digits: 11 → 3131, 111 → 313131, 21 → 3231, 12 → 3132.
+    const odd = new Map([
+      [11, 201],
+      [111, 301],
+      [21, 401],
+      [12, 501],
+    ]);
+    for (const [key, recordId] of odd) {
+      db.prepare('INSERT INTO connectors (id) VALUES (?)').run(`conn-${key}`);
+      db.prepare('INSERT INTO cs_connectors (connector_key, connector_id) VALUES (?, ?)').run(
+        key,
+        `conn-${key}`,
+      );
+      insertRecord(db, key, { ...records[0], id: recordId });
     }
     assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'login bug' } } }), [1]);
-    for (const [id, recordId] of Object.entries(odd)) {
+    for (const [id, recordId] of odd) {
       assert.deepEqual(ids(db, { filter: { fuzzy: { title: 'login bug' } } }, id), [recordId]);
       assert.deepEqual(ids(db, { filter: { keyword: { title: 'safari' } }, sort: [{ number: 'asc' }] }, id), [
         recordId,

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_credentials_status.ts';
 import * as m0003 from './0003_context_store.ts';
+import * as m0004 from './0004_context_store_keys.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_credentials_status': m0002,
   '0003_context_store': m0003,
+  '0004_context_store_keys': m0004,
 };
 
 export const sqliteMigrations: MigrationProvider = {
