@@ -330,7 +330,7 @@ function storageFloor(dbFile: string, connectorId: string) {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   registerSearchFunctions(db);
   const { connector_key: connectorKey } = db
-    .prepare('SELECT connector_key FROM cs_connectors WHERE connector_key = ?')
+    .prepare('SELECT connector_key FROM cs_connectors WHERE connector_id = ?')
     .get(connectorId) as { connector_key: number };
   const columns = (db.prepare(`PRAGMA table_info("${TABLE}")`).all() as Array<{ name: string }>).map(
     (c) => c.name,

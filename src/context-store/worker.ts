@@ -31,7 +31,8 @@ import type {
   SyncJob,
   SyncPass,
 } from '../store/port.ts';
-import { columnValue, definitionLayouts, type EntityLayout, valueAt } from './layout.ts';
+import { columnValue, definitionLayouts, type EntityLayout } from './layout.ts';
+import { type ListEntity, resolvePartitions } from './partitions.ts';
 
 export interface SyncWorkerOptions {
   /** syncs run at once by this process */
@@ -239,13 +240,13 @@ export class SyncWorker {
     def: ConnectorDefinition,
     layout: EntityLayout,
     config: Record<string, unknown>,
-    list: (entity: string, params: Record<string, unknown>) => ReturnType<ConnectorRuntime['execute']>,
+    list: ListEntity,
   ) {
     const store = this.deps.store.contextStore;
     let cp = job.checkpoint ?? this.firstCheckpoint(job, layout, config);
     let ready = job.ready_for_search;
     if (cp.partitions === null) {
-      cp = { ...cp, partitions: await this.partitions(layout, config, list) };
+      cp = { ...cp, partitions: await resolvePartitions(layout, config, list) };
       if (
         !(await store.saveCheckpoint(job, cp, this.statusDuring(job, ready), this.iso(this.opts.leaseMs)))
       ) {
@@ -379,48 +380,6 @@ export class SyncWorker {
     );
   }
 
-  /** The list params of each partition: one empty partition unless the definition partitions the entity. */
-  private async partitions(
-    layout: EntityLayout,
-    config: Record<string, unknown>,
-    list: (entity: string, params: Record<string, unknown>) => ReturnType<ConnectorRuntime['execute']>,
-  ): Promise<Array<Record<string, string>>> {
-    const spec = layout.spec.partitions;
-    if (!spec) return [{}];
-    const items = config[spec.config];
-    const values = Array.isArray(items) ? items.filter((v): v is string => typeof v === 'string') : [];
-    const out: Array<Record<string, string>> = [];
-    const seen = new Set<string>();
-    const add = (p: Record<string, string>) => {
-      const key = JSON.stringify(p);
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push(p);
-      }
-    };
-    for (const value of values) {
-      const params = matchPattern(spec.pattern, value);
-      if (!params) continue;
-      const wildcard = spec.wildcard;
-      if (!wildcard || params[wildcard.param] !== '*') {
-        add(params);
-        continue;
-      }
-      const expandParams: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(wildcard.params)) expandParams[k] = fillTemplate(v, params);
-      let cursor: string | null = null;
-      do {
-        const page = await list(wildcard.entity, cursor ? { ...expandParams, cursor } : expandParams);
-        for (const record of Array.isArray(page.result) ? page.result : []) {
-          const v = valueAt(record, wildcard.value.split('.'));
-          if (typeof v === 'string' || typeof v === 'number') add({ ...params, [wildcard.param]: String(v) });
-        }
-        cursor = page.connector_metadata.has_next_page ? page.connector_metadata.end_cursor : null;
-      } while (cursor);
-    }
-    return out;
-  }
-
   private async fail(job: SyncJob, reason: string) {
     await this.deps.store.contextStore.release(
       job,
@@ -468,25 +427,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** `{owner}/{repo}` against `acme/widgets` → {owner: 'acme', repo: 'widgets'}; undefined when it doesn't fit. */
-export function matchPattern(pattern: string, value: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const source = pattern
-    .split(/(\{[A-Za-z][A-Za-z0-9_]*\})/)
-    .map((part) => {
-      const m = /^\{([A-Za-z][A-Za-z0-9_]*)\}$/.exec(part);
-      if (m?.[1]) {
-        names.push(m[1]);
-        return '([^/]+)';
-      }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  const match = new RegExp(`^${source}$`).exec(value);
-  if (!match) return undefined;
-  return Object.fromEntries(names.map((n, i) => [n, match[i + 1] ?? '']));
-}
-
 function partitionKey(partition: Record<string, string>): string {
   return JSON.stringify(partition);
 }
@@ -501,10 +441,6 @@ function parseHighs(value: string | null): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-function fillTemplate(template: string, params: Record<string, string>): string {
-  return template.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (_, name: string) => params[name] ?? '');
 }
 
 function formatBound(iso: string, format: 'iso8601' | 'unix_seconds' | undefined): string | number {
