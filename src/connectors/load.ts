@@ -313,6 +313,25 @@ function checkContextStore(
         out.push(`${pat}/start_from: '${inc.start_from}' is not a replication_config property`);
       firstBound = (def.replication_config.required ?? []).includes(inc.start_from);
     }
+    if (inc.earliest !== undefined) {
+      if (Number.isNaN(Date.parse(inc.earliest)))
+        out.push(`${pat}/earliest: '${inc.earliest}' is not a date`);
+      firstBound = true;
+    }
+    if (inc.until !== undefined) {
+      const until = params[inc.until];
+      if (until === undefined) out.push(`${pat}/until: '${inc.until}' is not a param of the list action`);
+      else if (inc.until === inc.param)
+        out.push(`${pat}/until: '${inc.until}' is already the incremental param`);
+      else {
+        claim(inc.until, `${pat}/until`);
+        const numeric = inc.format === 'unix_seconds';
+        if (numeric ? until.type !== 'integer' && until.type !== 'number' : until.type !== 'string')
+          out.push(
+            `${pat}/until: list param '${inc.until}' is ${until.type}, but ${inc.format ?? 'iso8601'} bounds are ${numeric ? 'numbers' : 'strings'}`,
+          );
+      }
+    }
   }
 
   for (const [name, source] of setBy) {
@@ -328,7 +347,7 @@ function checkContextStore(
     // An incremental param has no value before the first sync unless a required config key bounds it.
     else if (source === `${at}/incremental/param` && !firstBound)
       out.push(
-        `${at}/incremental/start_from: list param '${name}' is required, so the first sync needs a bound from a required replication_config key`,
+        `${at}/incremental/start_from: list param '${name}' is required, so the first sync needs a bound from a required replication_config key (or incremental/earliest)`,
       );
   }
 }

@@ -283,7 +283,10 @@ export const ContextStoreSchema = Type.Object(
      * Incremental refresh: `param` (a list param) receives the largest `field` value seen so far (a
      * timestamp field of the records), so a refresh fetches only what changed. `start_from` names a
      * `replication_config` key (e.g. `start_date`) whose value bounds the first backfill the same way.
-     * `format`: how the bound is written into the param (default iso8601).
+     * `format`: how the bound is written into the param (default iso8601). For APIs that list a time window
+     * and require both ends (Gong calls): `until` names a list param that receives the time the pass started
+     * (the same for every page of the pass, also after a restart), and `earliest` is the lower bound of a
+     * pass that has no other (the whole history).
      */
     incremental: Type.Optional(
       Type.Object(
@@ -292,10 +295,16 @@ export const ContextStoreSchema = Type.Object(
           field: FieldPath,
           start_from: Type.Optional(Name),
           format: Type.Optional(Type.Union([Type.Literal('iso8601'), Type.Literal('unix_seconds')])),
+          until: Type.Optional(Name),
+          earliest: Type.Optional(
+            Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', maxLength: 20 }),
+          ),
         },
         { additionalProperties: false },
       ),
     ),
+    /** The provider answers a list with nothing in it as "not found" (Gong): a sync reads it as an empty page. */
+    not_found_is_empty: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -78,6 +78,8 @@ const WRITES_IN_FLIGHT = 3;
 
 class LeaseLost extends Error {}
 
+const EMPTY_PAGE = { result: [], connector_metadata: { has_next_page: false, end_cursor: null } };
+
 export class SyncWorker {
   /** host:pid:random — a restarted process on this host can tell its predecessor's leases are orphaned. */
   readonly owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
@@ -226,7 +228,8 @@ export class SyncWorker {
       highs,
       // Only an incremental pass starts from what was seen; backfill and full passes read the whole scope.
       bounds: inc && job.pass === 'incremental' ? highs : {},
-      start: inc ? startBound : null,
+      start: inc ? (startBound ?? inc.earliest ?? null) : null,
+      until: inc?.until ? this.iso() : null,
     };
   }
 
@@ -267,8 +270,15 @@ export class SyncWorker {
       const params: Record<string, unknown> = { ...(spec.params ?? {}), ...partition };
       const since = at.bounds[partitionKey(partition)] ?? at.start;
       if (inc && since) params[inc.param] = formatBound(since, inc.format);
+      if (inc?.until && at.until) params[inc.until] = formatBound(at.until, inc.format);
       if (at.cursor) params.cursor = at.cursor;
-      return list(layout.entity, params);
+      const page = list(layout.entity, params);
+      if (!spec.not_found_is_empty) return page;
+      // Gong answers a window without calls 404 "No calls found for the specified period".
+      return page.catch((err: unknown) => {
+        if (isDomainError(err) && err.code === 'UPSTREAM_NOT_FOUND') return EMPTY_PAGE;
+        throw err;
+      });
     };
 
     // The next page is requested while this one is processed, and batches are written (on the store's writer)

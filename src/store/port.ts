@@ -221,8 +221,10 @@ export interface SyncCheckpoint {
   highs: Record<string, string>;
   /** Per partition, the lower bound this pass sends as the incremental param; fixed for the whole pass. */
   bounds: Record<string, string>;
-  /** The replication_config bound (`start_from`) for partitions without a bound of their own. */
+  /** The replication_config bound (`start_from`, else `earliest`) for partitions without a bound of their own. */
   start: string | null;
+  /** The pass's upper bound (`incremental.until`): when it started; absent in checkpoints written before it existed. */
+  until?: string | null;
 }
 
 export interface EntitySyncState {

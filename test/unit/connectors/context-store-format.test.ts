@@ -132,6 +132,70 @@ describe('context_store: the declaration as a whole', () => {
     );
   });
 
+  it('a time window: `until` gets a list param of the bound type, `earliest` bounds the first sync', () => {
+    const windowed = (doc: ReturnType<typeof acmeDoc>) => {
+      Object.assign(doc.entities[0].actions.list.params, {
+        before: { type: 'string', required: true, format: 'date-time', description: 'Changed before.' },
+      });
+      doc.entities[0].actions.list.params.since.required = true;
+      doc.entities[0].context_store.incremental = {
+        param: 'since',
+        field: 'updated_at',
+        until: 'before',
+        earliest: '2000-01-01T00:00:00Z',
+      };
+    };
+    loads(windowed);
+    failsAt(
+      (doc) => {
+        windowed(doc);
+        doc.entities[0].context_store.incremental.until = 'after';
+      },
+      `${CS}/incremental/until`,
+      /'after' is not a param of the list action/,
+    );
+    failsAt(
+      (doc) => {
+        windowed(doc);
+        doc.entities[0].context_store.incremental.until = 'since';
+      },
+      `${CS}/incremental/until`,
+      /already the incremental param/,
+    );
+    failsAt(
+      (doc) => {
+        windowed(doc);
+        doc.entities[0].actions.list.params.before = { type: 'integer', description: 'Changed before.' };
+      },
+      `${CS}/incremental/until`,
+      /'before' is integer, but iso8601 bounds are strings/,
+    );
+    failsAt(
+      (doc) => {
+        windowed(doc);
+        doc.entities[0].context_store.params.before = 'x';
+      },
+      `${CS}/incremental/until`,
+      /'before' is already set by/,
+    );
+    failsAt(
+      (doc) => {
+        windowed(doc);
+        doc.entities[0].context_store.incremental.earliest = '2000-13-45T00:00:00Z';
+      },
+      `${CS}/incremental/earliest`,
+      /is not a date/,
+    );
+    failsAt(
+      (doc) => {
+        windowed(doc);
+        delete doc.entities[0].context_store.incremental.earliest;
+      },
+      `${CS}/incremental/start_from`,
+      /'since' is required, so the first sync needs a bound/,
+    );
+  });
+
   it('no list param is set twice, and params that exclude each other are not combined', () => {
     failsAt(
       (doc) => {
@@ -420,30 +484,36 @@ describe('context_store in the shipped definitions', () => {
       organizations: true,
       groups: false,
     });
-    assert.deepEqual(declared('gong'), { users: true, workspaces: false });
+    assert.deepEqual(declared('gong'), { users: true, calls: true, workspaces: false });
   });
 
-  it('Gong calls stay out: their list requires toDateTime, and fromDateTime has no required start key', () => {
+  it('Gong calls sync as time windows: from the last start seen (or 2000) to when the pass started', () => {
+    const calls = registry.bySlug('gong')?.entities.find((e) => e.name === 'calls')?.context_store;
+    assert.deepEqual(calls?.incremental, {
+      param: 'fromDateTime',
+      field: 'started',
+      until: 'toDateTime',
+      earliest: '2000-01-01T00:00:00Z',
+    });
+    assert.equal(calls?.not_found_is_empty, true);
+    // Without the window's end the declaration is refused: the list requires toDateTime.
     const doc = parse(
       readFileSync(new URL('../../../src/connectors/definitions/gong.yaml', import.meta.url), 'utf8'),
     );
-    const calls = doc.entities.findIndex((e: { name: string }) => e.name === 'calls');
-    doc.entities[calls].context_store = {
-      incremental: { param: 'fromDateTime', field: 'started' },
-      fields: [
-        { name: 'id', type: 'string' },
-        { name: 'started', type: 'timestamp' },
-      ],
-    };
+    const index = doc.entities.findIndex((e: { name: string }) => e.name === 'calls');
+    delete doc.entities[index].context_store.incremental.until;
     let message = '';
     try {
       parseDefinition(stringify(doc), 'gong.yaml');
     } catch (err) {
       message = (err as Error).message;
     }
-    const at = `gong.yaml: /entities/${calls}/context_store`;
-    assert.match(message, new RegExp(`${at}: required list param 'toDateTime' is set by neither`));
-    assert.match(message, new RegExp(`${at}/incremental/start_from: list param 'fromDateTime' is required`));
+    assert.match(
+      message,
+      new RegExp(
+        `gong.yaml: /entities/${index}/context_store: required list param 'toDateTime' is set by neither`,
+      ),
+    );
   });
 
   it('GitHub issues sync per repository, oldest change first, and refresh from the last updated_at', () => {
