@@ -10,6 +10,7 @@
 //
 // Usage: npm run bench:context-store [-- --records 1000000 --queries 300 --keep --out context-store.json]
 // (--keep leaves ces's data directory in place; --out names the file under bench/results.)
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import { parseDefinition } from '../src/connectors/load.ts';
 import { entityLayout } from '../src/context-store/layout.ts';
 import { compileSearch } from '../src/context-store/query.ts';
 import { registerSearchFunctions } from '../src/store/sqlite/context-index.ts';
+import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
 import {
@@ -400,7 +402,12 @@ function storageFloor(dbFile: string, connectorId: string) {
       let t0 = performance.now();
       hand[kind]!(query.sqlArgs);
       const h = performance.now() - t0;
-      const compiled = compileSearch(layout, connectorKey, { ...query.query, limit: page, offset: 0 });
+      const compiled = compileSearch(
+        layout,
+        connectorKey,
+        { ...query.query, limit: page, offset: 0 },
+        sqliteSearchDialect,
+      );
       if (q === 0) {
         plan = (
           db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.params) as Array<{

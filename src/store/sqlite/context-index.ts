@@ -9,7 +9,7 @@ import {
   SQLITE_FTS_CONNECTOR_COLUMN,
   SQLITE_SEARCH_FUNCTIONS,
   sqliteConnectorToken,
-} from '../../context-store/query.ts';
+} from './search-dialect.ts';
 
 const COLUMN_TYPE: Record<ColumnKind, string> = { text: 'TEXT', number: 'REAL', json: 'TEXT' };
 

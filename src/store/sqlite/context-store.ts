@@ -10,7 +10,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { columnValue, type EntityLayout, recordKey } from '../../context-store/layout.ts';
-import { compileSearch, type SearchRequest, sqliteSearchDialect } from '../../context-store/query.ts';
+import { compileSearch, type SearchRequest } from '../../context-store/query.ts';
 import type {
   ContextStoreRepo,
   EntitySyncState,
@@ -25,6 +25,7 @@ import type { Database } from '../schema.ts';
 import { dropIndexTableDdl, indexTableDdl } from './context-index.ts';
 import type { ContextWriter } from './context-writer.ts';
 import type { LeaseRef, ReleaseOutcome, SyncRow } from './context-writes.ts';
+import { sqliteSearchDialect } from './search-dialect.ts';
 import type { WriteGate } from './write-gate.ts';
 
 function toState(row: SyncRow): EntitySyncState {

@@ -1,5 +1,6 @@
 // The SQLite index tables: their shape, the triggers that keep the full-text table in step, and the query plans
 // the compiler's statements get (index use, early-stopping full-text scans).
+
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type Database from 'better-sqlite3';
@@ -10,6 +11,7 @@ import {
   dropIndexTableDdl,
   indexTableDdl,
 } from '../../../src/store/sqlite/context-index.ts';
+import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';
 import { C1, C2, ids, insertRecord, layout, openIndex, type Query, range, records } from './fixture.ts';
 
 const dbs: Database.Database[] = [];
@@ -165,7 +167,12 @@ describe('words', () => {
 describe('query plans', () => {
   const db = fresh();
   const plan = (q: Query) => {
-    const c = compileSearch(layout, C1, { filter: q.filter, sort: q.sort, limit: 10, offset: 0 });
+    const c = compileSearch(
+      layout,
+      C1,
+      { filter: q.filter, sort: q.sort, limit: 10, offset: 0 },
+      sqliteSearchDialect,
+    );
     return (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...c.params) as { detail: string }[]).map(
       (r) => r.detail,
     );
@@ -203,7 +210,12 @@ describe('query plans', () => {
     });
     fill();
     analyzed.exec(analyzeIndexTableSql(layout));
-    const c = compileSearch(layout, C1, { filter: { in: { number: [3, 5] } }, limit: 10, offset: 0 });
+    const c = compileSearch(
+      layout,
+      C1,
+      { filter: { in: { number: [3, 5] } }, limit: 10, offset: 0 },
+      sqliteSearchDialect,
+    );
     const steps = (
       analyzed.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...c.params) as { detail: string }[]
     ).map((r) => r.detail);

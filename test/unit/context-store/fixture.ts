@@ -1,5 +1,6 @@
 // A fictional connector type whose `issues` entity has a Context Store field of every type, ~20 hand-made
 // records, and an in-memory database holding their index built with the production DDL.
+
 import Database from 'better-sqlite3';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import {
@@ -15,6 +16,7 @@ import {
   indexTableDdl,
   registerSearchFunctions,
 } from '../../../src/store/sqlite/context-index.ts';
+import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';
 
 export const definition: ConnectorDefinition = {
   id: '0b7e3c52-1f4e-4a39-9d0e-4c8f1a2b3c4d',
@@ -277,18 +279,23 @@ export interface Query {
 
 /** The ids of the matching records, in result order. */
 export function ids(db: Database.Database, q: Query, connectorKey = C1): number[] {
-  const compiled = compileSearch(layout, connectorKey, {
-    filter: q.filter,
-    sort: q.sort,
-    limit: q.limit ?? 100,
-    offset: q.offset ?? 0,
-  });
+  const compiled = compileSearch(
+    layout,
+    connectorKey,
+    {
+      filter: q.filter,
+      sort: q.sort,
+      limit: q.limit ?? 100,
+      offset: q.offset ?? 0,
+    },
+    sqliteSearchDialect,
+  );
   const rows = db.prepare(compiled.sql).all(...compiled.params) as { rid: number; data: string }[];
   return rows.map((r) => (JSON.parse(r.data) as { id: number }).id);
 }
 
 export function count(db: Database.Database, filter: unknown, connectorKey = C1): number {
-  const compiled = compileCount(layout, connectorKey, { filter });
+  const compiled = compileCount(layout, connectorKey, { filter }, sqliteSearchDialect);
   return (db.prepare(compiled.sql).get(...compiled.params) as { count: number }).count;
 }
 

@@ -1,9 +1,11 @@
 // Requests the compiler must refuse (INVALID_QUERY naming what is wrong), and injection attempts that must
 // neither reach SQL text nor change results.
+
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { compileSearch } from '../../../src/context-store/query.ts';
 import { DomainError } from '../../../src/core/errors.ts';
+import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';
 import { C1, ids, layout, openIndex, type Query, range } from './fixture.ts';
 
 const db = openIndex();
@@ -12,7 +14,13 @@ after(() => db.close());
 /** `field` null: any path. */
 function refused(q: Query, field: string | null, ...mentions: string[]) {
   assert.throws(
-    () => compileSearch(layout, C1, { filter: q.filter, sort: q.sort, limit: 10, offset: 0 }),
+    () =>
+      compileSearch(
+        layout,
+        C1,
+        { filter: q.filter, sort: q.sort, limit: 10, offset: 0 },
+        sqliteSearchDialect,
+      ),
     (err: unknown) => {
       assert.ok(err instanceof DomainError, String(err));
       assert.equal(err.code, 'INVALID_QUERY');
