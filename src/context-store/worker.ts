@@ -360,7 +360,7 @@ export class SyncWorker {
       }
       await written();
     } finally {
-      // A failed fetch ends the pass: the batch still being written finishes first (or fails), so what the
+      // A failed fetch ends the pass: the batches still being written finish first (or fail), so what the
       // caller does next (release, retry) comes after it.
       await pending?.catch(() => undefined);
       await Promise.allSettled(writing);
