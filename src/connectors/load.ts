@@ -294,16 +294,21 @@ function checkContextStore(
   let firstBound = false;
   if (inc !== undefined) {
     const pat = `${at}/incremental`;
-    const param = params[inc.param];
-    if (param === undefined) out.push(`${pat}/param: '${inc.param}' is not a param of the list action`);
-    else {
-      claim(inc.param, `${pat}/param`);
+    // A bound (`param`, `until`) goes into a list param whose type fits the bound's format.
+    const boundParam = (name: string, key: 'param' | 'until') => {
+      const param = params[name];
+      if (param === undefined) {
+        out.push(`${pat}/${key}: '${name}' is not a param of the list action`);
+        return;
+      }
+      claim(name, `${pat}/${key}`);
       const numeric = inc.format === 'unix_seconds';
       if (numeric ? param.type !== 'integer' && param.type !== 'number' : param.type !== 'string')
         out.push(
-          `${pat}/param: list param '${inc.param}' is ${param.type}, but ${inc.format ?? 'iso8601'} bounds are ${numeric ? 'numbers' : 'strings'}`,
+          `${pat}/${key}: list param '${name}' is ${param.type}, but ${inc.format ?? 'iso8601'} bounds are ${numeric ? 'numbers' : 'strings'}`,
         );
-    }
+    };
+    boundParam(inc.param, 'param');
     const field = spec.fields.find((f) => f.name === inc.field);
     if (field === undefined) out.push(`${pat}/field: '${inc.field}' is not a declared field`);
     else if (field.type !== 'timestamp')
@@ -319,18 +324,8 @@ function checkContextStore(
       firstBound = true;
     }
     if (inc.until !== undefined) {
-      const until = params[inc.until];
-      if (until === undefined) out.push(`${pat}/until: '${inc.until}' is not a param of the list action`);
-      else if (inc.until === inc.param)
-        out.push(`${pat}/until: '${inc.until}' is already the incremental param`);
-      else {
-        claim(inc.until, `${pat}/until`);
-        const numeric = inc.format === 'unix_seconds';
-        if (numeric ? until.type !== 'integer' && until.type !== 'number' : until.type !== 'string')
-          out.push(
-            `${pat}/until: list param '${inc.until}' is ${until.type}, but ${inc.format ?? 'iso8601'} bounds are ${numeric ? 'numbers' : 'strings'}`,
-          );
-      }
+      if (inc.until === inc.param) out.push(`${pat}/until: '${inc.until}' is already the incremental param`);
+      else boundParam(inc.until, 'until');
     }
   }
 

@@ -9,6 +9,7 @@ import {
   type GongFake,
   startGongFake,
 } from '../fakes/gong/index.ts';
+import { entityState } from '../helpers/context-store.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -20,17 +21,7 @@ describe('context store sync of Gong calls', () => {
   let token: string;
   let id: string;
 
-  const callsState = async () => {
-    const res = await h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/connectors/${id}/inspect`,
-      token,
-    });
-    assert.equal(res.status, 200, res.body);
-    return (res.json.context_store.entities as Array<Record<string, unknown>>).find(
-      (e) => e.entity === 'calls',
-    );
-  };
+  const callsState = () => entityState(h, token, id, 'calls');
   const callRequests = () =>
     fake
       .apiRequests()

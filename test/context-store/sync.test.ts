@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../fakes/github/index.ts';
+import { entityState as inspectEntity } from '../helpers/context-store.ts';
 import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -26,13 +27,7 @@ describe('context store sync and search (GitHub)', () => {
       token: t,
       body: { entity, action: 'search', params },
     });
-  const entityState = async (entity: string) => {
-    const res = await inspect();
-    assert.equal(res.status, 200, res.body);
-    return (res.json.context_store.entities as Array<Record<string, unknown>>).find(
-      (e) => e.entity === entity,
-    );
-  };
+  const entityState = (entity: string) => inspectEntity(h, token, id, entity);
   const issueNumbers = async (filter: unknown) => {
     const res = await search({
       query: { filter, sort: [{ number: 'asc' }] },

@@ -2,6 +2,7 @@
 // while a backfill writes, and the sync loop outlives a failing store call.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { entityState } from '../helpers/context-store.ts';
 import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -21,17 +22,7 @@ describe('context store writer', () => {
     await close();
   });
 
-  const issues = async (id: string) => {
-    const res = await h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/connectors/${id}/inspect`,
-      token,
-    });
-    assert.equal(res.status, 200, res.body);
-    return (res.json.context_store.entities as Array<Record<string, unknown>>).find(
-      (e) => e.entity === 'issues',
-    );
-  };
+  const issues = (id: string) => entityState(h, token, id, 'issues');
 
   test('a failing claim is logged and retried; connectors are created, renamed and deleted during a backfill', async () => {
     const repo = h.deps.store.contextStore;
