@@ -12,8 +12,9 @@ const port = parentPort;
 if (!port) throw new Error('context-writer-thread runs only as a worker thread');
 const data = workerData as { file: string; gate: Int32Array };
 const db = openSqliteFile(data.file);
-const writes = new ContextStoreWrites(db);
 const gate = WriteGate.from(data.gate);
+// Each transaction waits for its turn at the write gate: request-path writes go first.
+const writes = new ContextStoreWrites(db, (transaction) => gate.run(transaction));
 
 const ops = new Set<string>(WRITE_OPS);
 
@@ -28,7 +29,7 @@ port.on('message', (request: WriterRequest) => {
   try {
     if (!ops.has(request.op)) throw new Error(`unknown operation ${request.op}`);
     const fn = writes[request.op] as (arg: unknown) => unknown;
-    reply = { id: request.id, ok: true, value: gate.run(() => fn.call(writes, request.arg)) };
+    reply = { id: request.id, ok: true, value: fn.call(writes, request.arg) };
   } catch (err) {
     // SQLite's messages name tables and constraints, never bound values: safe to pass on.
     reply = { id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) };
