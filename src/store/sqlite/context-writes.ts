@@ -290,8 +290,8 @@ export class ContextStoreWrites {
   /**
    * Writes the rows and the checkpoint after them in one transaction; false: the lease was lost (nothing
    * written). One transaction per batch (up to ~2,000 records): splitting a batch into transactions of 500
-   * cost 16% more CPU per record (more full-text segments to merge) and did not shorten the median wait of a
-   * request-path write beside a backfill (measured at 300k records: 47 vs 46 ms; see the issue note).
+   * cost 16% more CPU per record (probably more full-text segments to merge) and did not shorten the median
+   * wait of a request-path write beside a backfill (measured at 300k records: 47 vs 46 ms).
    */
   commitPage(page: PageWrite): boolean {
     const { layout, lease, state } = page;
