@@ -11,8 +11,10 @@
 //       but not Gong's exact message texts; this fake uses those descriptions as the messages.
 //   - Gong meters the limit as a leaky bucket (DataGrail's Gong integration notes,
 //     https://docs.datagrail.io/docs/integrations/api-documentation/gong_io).
+
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { send as sendShared } from '../shared/server.ts';
 
 export type Auth = { kind: 'none' } | { kind: 'basic' } | { kind: 'bearer' } | { kind: 'bad' };
 
@@ -68,19 +70,14 @@ export const MESSAGES = {
   notFound: 'Not found',
 } as const;
 
+/** Gong answers JSON unless a route says otherwise. */
 export function send(
   res: ServerResponse,
   status: number,
   headers: Record<string, string>,
   body: unknown,
 ): void {
-  const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json;charset=UTF-8',
-    ...headers,
-    'content-length': String(Buffer.byteLength(payload)),
-  });
-  res.end(payload);
+  sendShared(res, status, { 'content-type': 'application/json;charset=UTF-8', ...headers }, body);
 }
 
 /**

@@ -7,7 +7,7 @@ import { parse, stringify } from 'yaml';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { definitionLayouts } from '../../../src/context-store/layout.ts';
-import { ACME_YAML } from './helpers.ts';
+import { ACME_YAML, loadErrors } from './helpers.ts';
 
 const CS = '/entities/0/context_store';
 
@@ -63,12 +63,7 @@ function acmeDoc(): any {
 function errorsOf(change: (doc: any) => void): string[] {
   const doc = acmeDoc();
   change(doc);
-  try {
-    parseDefinition(stringify(doc), 'acme.yaml');
-  } catch (err) {
-    return (err as Error).message.split('\n');
-  }
-  return [];
+  return loadErrors(doc, 'acme.yaml');
 }
 
 /** The change fails the load with an error line naming the file and this pointer, saying `message`. */
@@ -502,14 +497,8 @@ describe('context_store in the shipped definitions', () => {
     );
     const index = doc.entities.findIndex((e: { name: string }) => e.name === 'calls');
     delete doc.entities[index].context_store.incremental.until;
-    let message = '';
-    try {
-      parseDefinition(stringify(doc), 'gong.yaml');
-    } catch (err) {
-      message = (err as Error).message;
-    }
     assert.match(
-      message,
+      loadErrors(doc, 'gong.yaml').join('\n'),
       new RegExp(
         `gong.yaml: /entities/${index}/context_store: required list param 'toDateTime' is set by neither`,
       ),

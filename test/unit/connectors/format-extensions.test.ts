@@ -3,16 +3,15 @@
 // `conflicts_with`) and the `first_of` paging style.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { catalogDetail } from '../../../src/connectors/catalog.ts';
-import { parseDefinition } from '../../../src/connectors/load.ts';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
 import { resolveAction, validateParams } from '../../../src/connectors/runtime/params.ts';
 import { buildRequest, resolveBaseUrl } from '../../../src/connectors/runtime/request.ts';
 import type { Pagination } from '../../../src/connectors/schema.ts';
 import { DomainError } from '../../../src/core/errors.ts';
-import { ACME_YAML } from './helpers.ts';
+import { ACME_YAML, loadErrors } from './helpers.ts';
 
 const zendesk = DefinitionRegistry.default().bySlug('zendesk-support')!;
 const token = (values: Record<string, string>) => ({
@@ -34,12 +33,7 @@ function rejects(fn: () => unknown, code: string, check: (e: DomainError) => voi
 function acmeWith(change: (doc: any) => void): string[] {
   const doc = parse(ACME_YAML);
   change(doc);
-  try {
-    parseDefinition(stringify(doc), 'acme.yaml');
-  } catch (err) {
-    return (err as Error).message.split('\n');
-  }
-  return [];
+  return loadErrors(doc, 'acme.yaml');
 }
 
 describe('base URL variables filled from credentials', () => {

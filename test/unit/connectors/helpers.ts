@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { stringify } from 'yaml';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import { ConnectorRuntime, type RuntimeOptions } from '../../../src/connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
@@ -183,3 +184,13 @@ export function acme(): ConnectorDefinition {
 
 export const ACME_KEY = { option: 'API Key', values: { api_key: 'sekret-key-123' } };
 export const ACME_CONFIG = { subdomain: 'demo' };
+
+/** The error lines loading `doc` (a parsed definition document) as `fileName` fails with; [] when it loads. */
+export function loadErrors(doc: unknown, fileName: string): string[] {
+  try {
+    parseDefinition(stringify(doc), fileName);
+    return [];
+  } catch (err) {
+    return (err as Error).message.split('\n');
+  }
+}

@@ -18,7 +18,7 @@ import {
 } from '../../../src/connectors/runtime/oauth2.ts';
 import { DomainError } from '../../../src/core/errors.ts';
 import { OAUTH_DEMO_YAML, oauthDemoDefinition } from '../../helpers/oauth.ts';
-import { json, runtime, type SeenRequest, startServer } from './helpers.ts';
+import { json, loadErrors, runtime, type SeenRequest, startServer } from './helpers.ts';
 
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');
 const def = oauthDemoDefinition();
@@ -52,12 +52,7 @@ function rejectsWith(code: string, check?: (err: DomainError) => void) {
 function definitionWith(change: (option: any, doc: any) => void): string[] {
   const doc = parse(OAUTH_DEMO_YAML);
   change(doc.credential_options[0], doc);
-  try {
-    parseDefinition(stringify(doc), 'oauthdemo.yaml');
-    return [];
-  } catch (err) {
-    return (err as Error).message.split('\n');
-  }
+  return loadErrors(doc, 'oauthdemo.yaml');
 }
 
 describe('oauth2: when to refresh', () => {
