@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -16,6 +17,25 @@ export interface Config {
   bodyLimitBytes: number;
   upstreamOverrides: Record<string, string>;
   upstreamTimeoutMs: number;
+  /** CES_EGRESS_ALLOW: private destinations the egress policy accepts (an on-premises GitHub Enterprise, …). */
+  egressAllow: EgressAllowEntry[];
+  /** The largest upstream answer one call may buffer (JSON bodies; downloads stream and are not capped). */
+  upstreamMaxResponseBytes: number;
+  /** Upstream bytes all calls of this process may hold buffered at once. */
+  upstreamBufferBytes: number;
+  /** How long a call may queue for one of its connector's concurrency slots before UPSTREAM_BUSY. */
+  upstreamQueueWaitMs: number;
+  /** Context Store searches: each one's time budget, and the reader threads that run them. */
+  search: { timeoutMs: number; threads: number };
+  /** Per-organization limits; 0 turns a limit off. */
+  limits: {
+    workspacesPerOrganization: number;
+    connectorsPerOrganization: number;
+    requestsPerSecond: number;
+    /** Failed token requests allowed per source address, and per client id, in a minute. */
+    tokenFailuresPerAddress: number;
+    tokenFailuresPerClient: number;
+  };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bootstrap: boolean;
   publicUrl: string | null;
@@ -29,6 +49,11 @@ export interface Config {
     leaseSeconds: number;
   };
 }
+
+/** One CES_EGRESS_ALLOW entry: a host name or IP literal (optionally with a port), or an address range. */
+export type EgressAllowEntry =
+  | { kind: 'host'; host: string; port?: number }
+  | { kind: 'cidr'; address: string; prefix: number; family: 4 | 6 };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -100,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     }
   }
 
+  const egressAllow = parseEgressAllow(env.CES_EGRESS_ALLOW ?? '', problems);
+
   const logLevel = (env.CES_LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`CES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -118,6 +145,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyLimitBytes: int('CES_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
     upstreamOverrides,
     upstreamTimeoutMs: int('CES_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
+    egressAllow,
+    upstreamMaxResponseBytes: int('CES_UPSTREAM_MAX_RESPONSE_BYTES', 33_554_432, 1024, 1_073_741_824),
+    upstreamBufferBytes: int('CES_UPSTREAM_BUFFER_BYTES', 134_217_728, 1024, 17_179_869_184),
+    upstreamQueueWaitMs: int('CES_UPSTREAM_QUEUE_WAIT_MS', 5000, 0, 600_000),
+    search: {
+      timeoutMs: int('CES_SEARCH_TIMEOUT_MS', 2000, 10, 600_000),
+      threads: int('CES_SEARCH_THREADS', 2, 1, 64),
+    },
+    limits: {
+      workspacesPerOrganization: int('CES_MAX_WORKSPACES_PER_ORGANIZATION', 1000, 0, 10_000_000),
+      connectorsPerOrganization: int('CES_MAX_CONNECTORS_PER_ORGANIZATION', 10_000, 0, 100_000_000),
+      requestsPerSecond: int('CES_MAX_REQUESTS_PER_SECOND', 1000, 0, 10_000_000),
+      tokenFailuresPerAddress: int('CES_TOKEN_FAILURES_PER_ADDRESS', 20, 0, 1_000_000),
+      tokenFailuresPerClient: int('CES_TOKEN_FAILURES_PER_CLIENT', 100, 0, 1_000_000),
+    },
     logLevel,
     bootstrap: bool('CES_BOOTSTRAP', true),
     publicUrl,
@@ -132,4 +174,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * `host`, `host:port`, `[v6]:port`, an IP literal, or `address/prefix`, comma-separated. Host names compare
+ * lower-case and exactly (no wildcards): an operator names each private host it trusts.
+ */
+const HOST_NAME =
+  /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function parseEgressAllow(raw: string, problems: string[]): EgressAllowEntry[] {
+  const out: EgressAllowEntry[] = [];
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    if (part === '') continue;
+    const bad = (why: string) => problems.push(`CES_EGRESS_ALLOW entry ${JSON.stringify(part)}: ${why}`);
+    if (part.includes('/')) {
+      const [address = '', prefixText = ''] = part.split('/');
+      const family = isIP(address);
+      const prefix = Number(prefixText);
+      if (family === 0) bad('not an IP address before the /');
+      else if (!/^\d+$/.test(prefixText) || prefix > (family === 4 ? 32 : 128))
+        bad(`the prefix must be 0 to ${family === 4 ? 32 : 128}`);
+      else out.push({ kind: 'cidr', address: address.toLowerCase(), prefix, family: family as 4 | 6 });
+      continue;
+    }
+    let host = part;
+    let portText: string | undefined;
+    const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(part);
+    if (bracketed) [, host = '', portText] = bracketed;
+    else if (isIP(part) !== 6 && part.includes(':'))
+      [host = '', portText] = [part.slice(0, part.lastIndexOf(':')), part.slice(part.lastIndexOf(':') + 1)];
+    const port = portText === undefined ? undefined : Number(portText);
+    if (portText !== undefined && (!/^\d{1,5}$/.test(portText) || port === 0 || (port ?? 0) > 65535))
+      bad('the port must be 1 to 65535');
+    else if (bracketed && isIP(host) !== 6) bad('only an IPv6 address goes in brackets');
+    else if (isIP(host) === 0 && !HOST_NAME.test(host)) bad('not a host name, IP address, host:port or CIDR');
+    else out.push({ kind: 'host', host: host.toLowerCase(), ...(port === undefined ? {} : { port }) });
+  }
+  return out;
 }

@@ -9,12 +9,19 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE',
   'ORGANIZATION_REQUIRED',
+  'BAD_REQUEST',
+  'URI_TOO_LONG',
+  'HEADERS_TOO_LARGE',
   // auth
   'UNAUTHENTICATED',
   'INVALID_CLIENT_CREDENTIALS',
   'FORBIDDEN',
   'WORKSPACE_SCOPE_VIOLATION',
   'WORKSPACE_INACTIVE',
+  // limits that protect the service and its other tenants
+  'RATE_LIMITED',
+  'QUOTA_EXCEEDED',
+  'SERVER_BUSY',
   // resources
   'NOT_FOUND',
   'WORKSPACE_NOT_FOUND',
@@ -31,11 +38,14 @@ export const ERROR_CODES = [
   // Context Store
   'INVALID_QUERY',
   'CONTEXT_STORE_NOT_READY',
+  'SEARCH_TIMEOUT',
   // upstream
   'UPSTREAM_AUTH_FAILED',
   'UPSTREAM_FORBIDDEN',
   'UPSTREAM_NOT_FOUND',
   'UPSTREAM_RATE_LIMITED',
+  'UPSTREAM_BUSY',
+  'UPSTREAM_RESPONSE_TOO_LARGE',
   'UPSTREAM_TIMEOUT',
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_BAD_RESPONSE',
@@ -59,7 +69,7 @@ export interface ErrorDetail {
 
 export interface DomainErrorOptions {
   errors?: ErrorDetail[];
-  /** Seconds the caller should wait (UPSTREAM_RATE_LIMITED); becomes `retry_after` and a `Retry-After` header. */
+  /** Seconds the caller should wait (UPSTREAM_RATE_LIMITED, RATE_LIMITED, *_BUSY); becomes `retry_after` and a `Retry-After` header. */
   retryAfter?: number;
   /**
    * Extra top-level members of the error body. Only data that is safe to show a client may go here:

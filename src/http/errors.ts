@@ -8,11 +8,21 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   ORGANIZATION_REQUIRED: 400,
+  BAD_REQUEST: 400,
+  URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
   UNAUTHENTICATED: 401,
   INVALID_CLIENT_CREDENTIALS: 401,
   FORBIDDEN: 403,
   WORKSPACE_SCOPE_VIOLATION: 403,
   WORKSPACE_INACTIVE: 403,
+  // Too many requests (per organization, or failed token attempts per client id / address): Retry-After.
+  RATE_LIMITED: 429,
+  // A count limit of the organization (workspaces, connectors): waiting does not help, deleting or an
+  // operator raising the limit does, so it is not a 429.
+  QUOTA_EXCEEDED: 403,
+  // This process is out of a shared resource (buffered upstream bytes, search readers): Retry-After.
+  SERVER_BUSY: 503,
   NOT_FOUND: 404,
   WORKSPACE_NOT_FOUND: 404,
   CONNECTOR_NOT_FOUND: 404,
@@ -24,6 +34,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_PARAMS: 422,
   INVALID_QUERY: 422,
   CONTEXT_STORE_NOT_READY: 409,
+  // The search ran past its time budget and was stopped; a narrower filter helps.
+  SEARCH_TIMEOUT: 503,
   INVALID_CURSOR: 422,
   // The stored OAuth2 grant was refused; only new credentials from the connector's owner help.
   CONNECTOR_REAUTH_REQUIRED: 424,
@@ -32,6 +44,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UPSTREAM_FORBIDDEN: 424,
   UPSTREAM_NOT_FOUND: 404,
   UPSTREAM_RATE_LIMITED: 429,
+  // The connector's concurrency slots stayed full for the whole queue budget (ces's own limit, not the provider's).
+  UPSTREAM_BUSY: 503,
+  UPSTREAM_RESPONSE_TOO_LARGE: 502,
   UPSTREAM_TIMEOUT: 504,
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_BAD_RESPONSE: 502,
