@@ -320,7 +320,7 @@ function account(login: string, type: Account['type'], id: number): Account {
   };
 }
 
-class Renderer {
+export class Renderer {
   readonly ctx: render.RenderContext;
   readonly repo: RepoRecord;
   private readonly users: string[];

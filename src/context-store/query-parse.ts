@@ -2,7 +2,7 @@
  * The first half of the search compiler (query.ts): a client's `filter` and `sort` checked against an
  * entity's layout and turned into a condition tree. Every name is looked up in the layout (an unknown one is
  * an INVALID_QUERY naming its path), every value is checked against its field's type and kept as a value, and
- * the request's size is bounded (SEARCH_LIMITS). Nothing here writes SQL.
+ * the request's cost is bounded before anything runs (SEARCH_LIMITS). Nothing here writes SQL.
  */
 import { invalidField } from '../core/errors.ts';
 import {
@@ -16,15 +16,46 @@ import {
 /** A value as a column holds it. */
 export type SqlValue = string | number | null;
 
+/**
+ * The most one query may ask for; a query past any of them is a 422 naming the path and the limit. What makes a
+ * search expensive is reading every row of the connector and doing per-row work there. Measured at 1,000,000
+ * GitHub issues of one connector (2-core machine, one query at a time, warm cache): a full scan with one `like`
+ * takes 0.5 s and ten take 0.9 s (200, the old limit, took 4.9 s); each `any` walks every row's JSON array
+ * (four: 1.9 s); each `fuzzy`/`keyword` under `or`/`not` builds the whole list of its matches (four of 8
+ * common words: 1.1 s); 50 indexed comparisons, 1000 `in` values or 4 sort keys cost milliseconds. The most
+ * expensive query these limits allow (bench/search-isolation.ts `heaviestQuery`: every limit used up, nothing
+ * matching) took 2.4 s, 3.9 s with 4 sort keys, up to 14 s with a cold cache: the time budget
+ * (CES_SEARCH_TIMEOUT_MS, 2 s) stops it, on a reader thread. `depth` keeps every walk of the condition tree
+ * shallow, however deep the request nests.
+ */
 export const SEARCH_LIMITS = {
-  depth: 16,
-  leaves: 200,
+  /** nesting of and/or/not/any */
+  depth: 8,
+  /** field conditions in all (`{"eq": {"a": 1, "b": 2}}` is two) */
+  conditions: 50,
+  like: 10,
+  any: 4,
+  /** `fuzzy` and `keyword` conditions */
+  fullText: 4,
+  /** words of all `fuzzy` and `keyword` conditions together */
+  words: 32,
+  /** values of all `in` conditions together */
   inValues: 1000,
   sortKeys: 4,
   stringLength: 4096,
   likeLength: 512,
-  words: 32,
 } as const;
+
+/** The counted limits, and what their message calls the thing counted. */
+const COUNTED = {
+  conditions: 'conditions',
+  like: '"like" conditions',
+  any: '"any" conditions',
+  fullText: '"fuzzy"/"keyword" conditions',
+  words: 'words in its "fuzzy"/"keyword" conditions together',
+  inValues: '"in" values in all',
+} as const;
+type Counted = keyof typeof COUNTED;
 
 // ---- words, as `fuzzy` and `keyword` see them
 
@@ -101,7 +132,11 @@ interface Scope {
   target(name: string): Target;
 }
 
-const bad = (path: string, message: string) => invalidField('INVALID_QUERY', path, message);
+const bad = (path: string, message: string, details?: Record<string, unknown>) =>
+  invalidField('INVALID_QUERY', path, message, details);
+/** A query past one of SEARCH_LIMITS; `details` name the limit for programs. */
+const overLimit = (path: string, limit: keyof typeof SEARCH_LIMITS, message: string) =>
+  bad(path, message, { limit, max: SEARCH_LIMITS[limit] });
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
@@ -150,11 +185,28 @@ function elementScope(field: IndexedField, properties: ReadonlyMap<string, Eleme
 }
 
 class Parser {
-  private leaves = 0;
+  private readonly used: Record<Counted, number> = {
+    conditions: 0,
+    like: 0,
+    any: 0,
+    fullText: 0,
+    words: 0,
+    inValues: 0,
+  };
 
+  /** Counts `n` more of `what` at `path`, refusing the query past its limit. */
+  private count(what: Counted, n: number, path: string) {
+    this.used[what] += n;
+    if (this.used[what] > SEARCH_LIMITS[what]) {
+      throw overLimit(path, what, `a query may have at most ${SEARCH_LIMITS[what]} ${COUNTED[what]}`);
+    }
+  }
+
+  // Checked before looking at the condition: the recursion is never deeper than the limit, whatever the input.
   condition(raw: unknown, path: string, depth: number, scope: Scope): Node {
-    if (depth > SEARCH_LIMITS.depth)
-      throw bad(path, `conditions nest deeper than ${SEARCH_LIMITS.depth} levels`);
+    if (depth > SEARCH_LIMITS.depth) {
+      throw overLimit(path, 'depth', `conditions may nest at most ${SEARCH_LIMITS.depth} levels deep`);
+    }
     if (!isObject(raw)) {
       throw bad(
         path,
@@ -191,9 +243,7 @@ class Parser {
           `unknown field ${show(name)} in ${scope.what}; fields: ${[...scope.fields.keys()].join(', ')}`,
         );
       }
-      if (++this.leaves > SEARCH_LIMITS.leaves) {
-        throw bad(at, `a query may have at most ${SEARCH_LIMITS.leaves} conditions`);
-      }
+      this.count('conditions', 1, at);
       const allowed = scope.opsOf(name);
       if (!allowed.includes(op)) {
         const type = scope.fields.get(name)!.type;
@@ -210,16 +260,22 @@ class Parser {
     const field = 'column' in target ? target.column : undefined;
     switch (op) {
       case 'in': {
-        if (!Array.isArray(value) || value.length === 0 || value.length > SEARCH_LIMITS.inValues) {
-          throw bad(path, `"in" on ${show(name)} takes an array of 1 to ${SEARCH_LIMITS.inValues} values`);
+        if (!Array.isArray(value) || value.length === 0) {
+          throw bad(path, `"in" on ${show(name)} takes a non-empty array of values, not ${jsonKind(value)}`);
         }
+        this.count('inValues', value.length, path);
         const values = value.map((v, i) => scalar(target.type, v, `${path}[${i}]`, op, name));
         return { kind: 'in', target, values };
       }
       case 'like': {
+        this.count('like', 1, path);
         const pattern = scalar('string', value, path, op, name) as string;
         if (pattern.length > SEARCH_LIMITS.likeLength) {
-          throw bad(path, `"like" patterns are at most ${SEARCH_LIMITS.likeLength} characters`);
+          throw overLimit(
+            path,
+            'likeLength',
+            `"like" patterns are at most ${SEARCH_LIMITS.likeLength} characters`,
+          );
         }
         return { kind: 'like', target, pattern: pattern.replace(/[\\_]/g, '\\$&') };
       }
@@ -229,14 +285,15 @@ class Parser {
         if (words.length === 0)
           throw bad(path, `"${op}" on ${show(name)} needs at least one word (letters or digits)`);
         if (op === 'keyword') words = [...new Set(words)];
-        if (words.length > SEARCH_LIMITS.words)
-          throw bad(path, `"${op}" takes at most ${SEARCH_LIMITS.words} words`);
+        this.count('fullText', 1, path);
+        this.count('words', words.length, path);
         const mode = op === 'fuzzy' ? 'all' : 'any';
         return { kind: 'text', field: field!, words, mode, ordered: op === 'fuzzy' };
       }
       case 'contains':
         return { kind: 'contains', field: field!, value: scalar(field!.items!, value, path, op, name) };
       case 'any': {
+        this.count('any', 1, path);
         const item = this.condition(value, path, depth + 1, elementScope(field!, field!.properties!));
         return { kind: 'any', field: field!, item };
       }
@@ -258,7 +315,7 @@ function scalar(type: ScalarFieldType, v: unknown, path: string, op: string, nam
     case 'text':
       if (typeof v === 'string') {
         if (v.length <= SEARCH_LIMITS.stringLength) return v;
-        throw bad(path, `values are at most ${SEARCH_LIMITS.stringLength} characters`);
+        throw overLimit(path, 'stringLength', `values are at most ${SEARCH_LIMITS.stringLength} characters`);
       }
       break;
     case 'integer':
@@ -283,11 +340,14 @@ function scalar(type: ScalarFieldType, v: unknown, path: string, op: string, nam
 export function parseSort(layout: EntityLayout, raw: unknown): { field: IndexedField; desc: boolean }[] {
   const path = 'query.sort';
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw) || raw.length > SEARCH_LIMITS.sortKeys) {
+  if (!Array.isArray(raw)) {
     throw bad(
       path,
       `sort takes an array of up to ${SEARCH_LIMITS.sortKeys} items such as [{"<field>": "desc"}]`,
     );
+  }
+  if (raw.length > SEARCH_LIMITS.sortKeys) {
+    throw overLimit(path, 'sortKeys', `sort takes at most ${SEARCH_LIMITS.sortKeys} keys`);
   }
   const sortable = [...layout.fields.values()].filter((f) => SORTABLE.includes(f.type)).map((f) => f.name);
   return raw.map((item, i) => {

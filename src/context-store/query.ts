@@ -112,6 +112,12 @@ export interface SearchDialect {
   fullTextScan?(search: FullTextSearch): { from: Sql; where: Sql; rowid: Sql };
   /** True when the words (lower-cased, as `searchWords` gives them) occur in `expr` in order. */
   wordsInOrder(expr: Sql, words: readonly string[]): Sql;
+  /**
+   * Optional: a condition that is always true, evaluated as the statement reads each index row (`rowid`); an
+   * adapter without a statement timeout stops a search past its time budget from there. The compiler puts it
+   * before every other per-row condition, so no row is read without it.
+   */
+  rowGuard?(rowid: Sql): Sql;
 }
 
 // ---- rendering
@@ -206,18 +212,30 @@ function fromWhere(
   const texts = top.filter((n) => n.kind === 'text');
   if (canScan && d.fullTextScan && texts.length > 0) {
     const scan = d.fullTextScan({ layout, connectorKey, terms: texts.map(textTerm) });
+    if (d.rowGuard) where.push(d.rowGuard(scan.rowid));
     for (const n of top) {
       if (n.kind !== 'text') where.push(render(ctx, n));
       else if (n.ordered) where.push(d.wordsInOrder(tableCol(n.field.column), n.words));
     }
     return { from: scan.from, where: join([scan.where, ...where], ' AND '), rowid: scan.rowid };
   }
+  if (d.rowGuard) where.push(d.rowGuard(raw(`${T}.rid`)));
   for (const n of top) where.push(render(ctx, n));
   return {
     from: sql`${raw(quoteIdent(layout.table))} AS ${raw(T)}`,
     where: join(where, ' AND '),
     rowid: raw(`${T}.rid`),
   };
+}
+
+/**
+ * Checks a request's `filter` and `sort` against the layout and SEARCH_LIMITS without compiling it: throws
+ * INVALID_QUERY as compileSearch would. Past it the request is known to be small and shallow, so callers may
+ * walk it (serialise, hash) safely.
+ */
+export function checkSearch(layout: EntityLayout, req: Pick<SearchRequest, 'filter' | 'sort'>): void {
+  parseSort(layout, req.sort);
+  parseFilter(layout, req.filter);
 }
 
 /**

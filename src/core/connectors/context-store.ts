@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
+import { checkSearch } from '../../context-store/query.ts';
 import { type ConnectorStoreStatus, connectorStatus, searchable } from '../../context-store/status.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { Connector, EntitySyncState } from '../../store/port.ts';
@@ -249,6 +250,9 @@ export async function searchContextStore(
   const state = states.find((s) => s.entity === layout.entity);
   if (!searchable(status, state)) throw notReady(status, layout.entity, state);
 
+  // Checked first: past this the query is known to be small and shallow enough to serialise (a deeply nested
+  // one would overflow JSON.stringify's stack).
+  checkSearch(layout, params);
   // A cursor continues the query it came from: bound to a digest of it (the cursor stays short).
   const binding = createHash('sha256')
     .update(JSON.stringify([params.filter ?? null, params.sort ?? null, params.fields ?? null]))

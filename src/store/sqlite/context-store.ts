@@ -1,8 +1,9 @@
 /**
  * The Context Store on SQLite: sync bookkeeping (`cs_syncs`) and the per-entity index tables.
  *
- * Reads (states, search) run here on the request path's connection; writes after start-up go to the
- * ContextWriter (context-writer.ts: a thread of their own for a database file). It talks to better-sqlite3
+ * Bookkeeping reads (states) run here on the request path's connection; searches run on the SearchReaders
+ * (search-readers.ts: reader threads for a database file), writes after start-up on the ContextWriter
+ * (context-writer.ts: a thread of their own for a database file). It talks to better-sqlite3
  * directly — a backfill writes thousands of rows a second, where a query builder's per-row cost shows — but
  * only while holding Kysely's connection lock, so its statements can never slip into a transaction another
  * request has open on the same connection.
@@ -26,6 +27,7 @@ import { dropIndexTableDdl, indexTableDdl } from './context-index.ts';
 import type { ContextWriter } from './context-writer.ts';
 import type { LeaseRef, ReleaseOutcome, SyncRow } from './context-writes.ts';
 import { sqliteSearchDialect } from './search-dialect.ts';
+import type { SearchReaders } from './search-readers.ts';
 import type { WriteGate } from './write-gate.ts';
 
 function toState(row: SyncRow): EntitySyncState {
@@ -69,6 +71,7 @@ export class SqliteContextStore implements ContextStoreRepo {
     private readonly kysely: Kysely<Database>,
     private readonly writer: ContextWriter,
     private readonly gate: WriteGate,
+    private readonly readers: SearchReaders,
   ) {}
 
   /** Runs fn with the connection to ourselves (Kysely's lock held). */
@@ -127,6 +130,7 @@ export class SqliteContextStore implements ContextStoreRepo {
     });
     // Rebuilt tables invalidate prepared statements over them.
     this.statements.clear();
+    this.readers.refresh();
     await this.writer.run('forgetStatements', undefined);
     return { rebuilt };
   }
@@ -226,6 +230,7 @@ export class SqliteContextStore implements ContextStoreRepo {
       // prepared before keep their old plans.
       await this.writing(() => this.raw.exec('ANALYZE sqlite_master'));
       this.statements.clear();
+      this.readers.refresh();
     }
     return held;
   }
@@ -258,16 +263,18 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
-    return this.locked(() => {
-      const owner = this.stmt(
-        `SELECT c.organization_id, k.connector_key FROM connectors c
-         LEFT JOIN cs_connectors k ON k.connector_id = c.id WHERE c.id = ?`,
-      ).get(connectorId) as { organization_id: string; connector_key: number | null } | undefined;
-      // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
-      const compiled = compileSearch(layout, owner?.connector_key ?? 0, request, sqliteSearchDialect);
-      if (owner?.organization_id !== organizationId || owner.connector_key === null) return [];
-      return this.stmt(compiled.sql).all(...compiled.params) as Array<{ rid: number; data: string }>;
-    });
+    const owner = await this.locked(
+      () =>
+        this.stmt(
+          `SELECT c.organization_id, k.connector_key FROM connectors c
+           LEFT JOIN cs_connectors k ON k.connector_id = c.id WHERE c.id = ?`,
+        ).get(connectorId) as { organization_id: string; connector_key: number | null } | undefined,
+    );
+    // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
+    const compiled = compileSearch(layout, owner?.connector_key ?? 0, request, sqliteSearchDialect);
+    if (owner?.organization_id !== organizationId || owner.connector_key === null) return [];
+    // The reader checks again, in the snapshot it searches, that the key is still this connector's.
+    return this.readers.run({ organizationId, connectorId, connectorKey: owner.connector_key, ...compiled });
   }
 
   async dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]) {
@@ -278,8 +285,8 @@ export class SqliteContextStore implements ContextStoreRepo {
     });
   }
 
-  close() {
-    return this.writer.close();
+  async close() {
+    await Promise.all([this.readers.close(), this.writer.close()]);
   }
 }
 

@@ -7,6 +7,7 @@ import { openSqliteFile } from './connection.ts';
 import { SqliteContextStore } from './context-store.ts';
 import { LocalContextWriter, ThreadContextWriter } from './context-writer.ts';
 import { sqliteMigrations } from './migrations/index.ts';
+import { LocalSearchReaders, type SearchReaderOptions, ThreadSearchReaders } from './search-readers.ts';
 import { WriteGate } from './write-gate.ts';
 
 export interface SqliteStoreOptions {
@@ -14,7 +15,11 @@ export interface SqliteStoreOptions {
   file: string;
   /** Apply pending migrations on open (serve does; `ces migrate` does it explicitly). */
   migrate?: boolean;
+  /** Context Store searches: each one's time budget and the reader threads (CES_SEARCH_TIMEOUT_MS, CES_SEARCH_THREADS). */
+  search?: SearchReaderOptions;
 }
+
+const DEFAULT_SEARCH: SearchReaderOptions = { timeoutMs: 2000, threads: 2 };
 
 function openKysely(file: string, gate: WriteGate): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   const sqlite = openSqliteFile(file);
@@ -78,11 +83,14 @@ export async function openSqliteStore(
   const { db, raw } = openKysely(options.file, gate);
   try {
     const applied = options.migrate === false ? [] : await migrateSqlite(db);
-    const writer =
-      options.file === ':memory:'
-        ? new LocalContextWriter(raw, db)
-        : new ThreadContextWriter(options.file, gate);
-    return { store: new KyselyStore(db, db, new SqliteContextStore(raw, db, writer, gate)), applied };
+    const memory = options.file === ':memory:';
+    const search = options.search ?? DEFAULT_SEARCH;
+    const writer = memory ? new LocalContextWriter(raw, db) : new ThreadContextWriter(options.file, gate);
+    const readers = memory
+      ? new LocalSearchReaders(raw, db, search.timeoutMs)
+      : new ThreadSearchReaders(options.file, search);
+    const contextStore = new SqliteContextStore(raw, db, writer, gate, readers);
+    return { store: new KyselyStore(db, db, contextStore), applied };
   } catch (err) {
     await db.destroy();
     throw err;

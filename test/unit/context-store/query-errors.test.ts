@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { compileSearch } from '../../../src/context-store/query.ts';
+import { compileSearch, SEARCH_LIMITS } from '../../../src/context-store/query.ts';
 import { DomainError } from '../../../src/core/errors.ts';
 import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';
 import { C1, ids, layout, openIndex, type Query, range } from './fixture.ts';
@@ -117,14 +117,19 @@ describe('search: refused queries', () => {
   });
 
   it('too deep or too many conditions', () => {
+    const { depth, conditions } = SEARCH_LIMITS;
     assert.deepEqual(
-      ids(db, { filter: nest(16) }),
-      range(1, 20).filter((id) => ![1, 3, 4, 7, 9, 11, 13, 15, 17, 19].includes(id)),
+      ids(db, { filter: nest(depth) }),
+      range(1, 20).filter((id) => (depth % 2 === 1) === [1, 3, 4, 7, 9, 11, 13, 15, 17, 19].includes(id)),
     );
-    refused({ filter: nest(17) }, `query.filter${'.not'.repeat(16)}`, '16');
+    refused({ filter: nest(depth + 1) }, `query.filter${'.not'.repeat(depth)}`, String(depth));
     const leaves = (n: number) => ({ or: range(1, n).map((i) => ({ eq: { number: i } })) });
-    assert.deepEqual(ids(db, { filter: leaves(200) }), range(1, 20));
-    refused({ filter: leaves(201) }, 'query.filter.or[200].eq.number', '200');
+    assert.deepEqual(ids(db, { filter: leaves(conditions) }), range(1, 20));
+    refused(
+      { filter: leaves(conditions + 1) },
+      `query.filter.or[${conditions}].eq.number`,
+      String(conditions),
+    );
   });
 
   it('bad sorts', () => {
