@@ -21,9 +21,17 @@ export interface Config {
   egressAllow: EgressAllowEntry[];
   /** The largest upstream answer one call may buffer (JSON bodies; downloads stream and are not capped). */
   upstreamMaxResponseBytes: number;
-  /** Upstream bytes all calls of this process may hold buffered at once. */
+  /**
+   * Upstream bytes all calls of this process may hold buffered at once, from the first byte read until the
+   * reply carrying them is written. Default 32 MiB, one answer of the per-call cap at a time: each buffered
+   * byte costs several more in memory (the text JSON.parse reads, the parsed values, and garbage the collector
+   * frees late), measured by bench/upstream-memory.ts.
+   */
   upstreamBufferBytes: number;
-  /** How long a call may queue for one of its connector's concurrency slots before UPSTREAM_BUSY. */
+  /**
+   * How long a call may queue for one of its connector's concurrency slots (then UPSTREAM_BUSY), and an
+   * answer for room in the buffer budget (then SERVER_BUSY); both also end with the call's deadline.
+   */
   upstreamQueueWaitMs: number;
   /** Context Store searches: each one's time budget, and the reader threads that run them. */
   search: { timeoutMs: number; threads: number };
@@ -147,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     upstreamTimeoutMs: int('CES_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     egressAllow,
     upstreamMaxResponseBytes: int('CES_UPSTREAM_MAX_RESPONSE_BYTES', 33_554_432, 1024, 1_073_741_824),
-    upstreamBufferBytes: int('CES_UPSTREAM_BUFFER_BYTES', 134_217_728, 1024, 17_179_869_184),
+    upstreamBufferBytes: int('CES_UPSTREAM_BUFFER_BYTES', 33_554_432, 1024, 17_179_869_184),
     upstreamQueueWaitMs: int('CES_UPSTREAM_QUEUE_WAIT_MS', 5000, 0, 600_000),
     search: {
       timeoutMs: int('CES_SEARCH_TIMEOUT_MS', 2000, 10, 600_000),

@@ -3,7 +3,9 @@
  * Error messages name keys and options, never values: these objects hold secrets.
  */
 import { DomainError, type ErrorDetail } from '../core/errors.ts';
+import { headerValueProblem } from './header-value.ts';
 import type { ConnectorDefinition, CredentialOption } from './schema.ts';
+import { placeholders } from './template.ts';
 
 export interface ResolvedCredentials {
   /** The chosen option's title (`option_title`). */
@@ -60,6 +62,7 @@ export function resolveCredentials(def: ConnectorDefinition, input: unknown): Re
 
 function resolveWith(def: ConnectorDefinition, option: CredentialOption, obj: Record<string, unknown>) {
   const problems = problemsFor(option, obj);
+  if (problems.length === 0) problems.push(...headerProblems(option, obj));
   if (problems.length > 0) {
     const what = problems.map((p) => p.message).join('; ');
     throw fail(def, `credentials for '${option.title}' are invalid: ${what}.`, problems);
@@ -97,6 +100,24 @@ function problemsFor(option: CredentialOption, obj: Record<string, unknown>): Er
   for (const req of option.required) {
     if (!present.has(req))
       out.push(detail(`credentials.${req}`, `missing required field '${req}'`, 'required'));
+  }
+  return out;
+}
+
+/**
+ * Fields the option sends inside an HTTP header (a bearer token, a header's value template): a value a header
+ * can't carry would otherwise fail at send time, after the live check had already started. Basic
+ * credentials are base64-encoded and query values percent-encoded, so any text is fine there.
+ */
+function headerProblems(option: CredentialOption, obj: Record<string, unknown>): ErrorDetail[] {
+  const auth = option.auth;
+  const template = auth.type === 'bearer' ? auth.token : auth.type === 'header' ? auth.value : '';
+  const inHeader = new Set(placeholders(template));
+  const out: ErrorDetail[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    const field = canonical(option, key);
+    const why = field !== undefined && inHeader.has(field) ? headerValueProblem(String(value)) : undefined;
+    if (why) out.push(detail(`credentials.${clip(key)}`, `'${clip(key)}' ${why}`, 'header_value'));
   }
   return out;
 }

@@ -348,7 +348,7 @@ describe('per-connector limits', () => {
     }
   });
 
-  it('fails with UPSTREAM_RATE_LIMITED when no slot frees up before the deadline', async () => {
+  it('fails with UPSTREAM_BUSY when no slot frees up before the deadline', async () => {
     const def = definition('max_concurrency: 1\nretry: { max_attempts: 1 }');
     const rt = runtime(1200);
     try {
@@ -357,8 +357,8 @@ describe('per-connector limits', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       await assert.rejects(
         exec(rt, def),
-        expectError('UPSTREAM_RATE_LIMITED', (e) => {
-          assert.match(e.message, /already has 1 requests to Faulty in progress/);
+        expectError('UPSTREAM_BUSY', (e) => {
+          assert.match(e.message, /1 requests to Faulty are still in progress/);
           assert.equal(e.retryAfter, 1);
         }),
       );

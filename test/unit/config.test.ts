@@ -44,3 +44,49 @@ test('overrides are parsed and trailing slashes dropped', () => {
   assert.deepEqual(c.upstreamOverrides, { github: 'http://127.0.0.1:9999' });
   assert.throws(() => loadConfig({ CES_UPSTREAM_OVERRIDES: 'not json' }), /JSON object/);
 });
+
+test('CES_EGRESS_ALLOW: host names, host:port, IP literals and CIDR ranges', () => {
+  const c = loadConfig({
+    CES_EGRESS_ALLOW:
+      ' GHE.corp.example:8443 ,files.corp.example,, 10.0.0.5, 10.0.0.6:80, [FD00::1]:443, fd00::2, 10.20.0.0/16, FD00:AB::/32, localhost ',
+  });
+  assert.deepEqual(c.egressAllow, [
+    { kind: 'host', host: 'ghe.corp.example', port: 8443 },
+    { kind: 'host', host: 'files.corp.example' },
+    { kind: 'host', host: '10.0.0.5' },
+    { kind: 'host', host: '10.0.0.6', port: 80 },
+    { kind: 'host', host: 'fd00::1', port: 443 },
+    { kind: 'host', host: 'fd00::2' },
+    { kind: 'cidr', address: '10.20.0.0', prefix: 16, family: 4 },
+    { kind: 'cidr', address: 'fd00:ab::', prefix: 32, family: 6 },
+    { kind: 'host', host: 'localhost' },
+  ]);
+  assert.deepEqual(loadConfig({}).egressAllow, []);
+  assert.deepEqual(loadConfig({ CES_EGRESS_ALLOW: ' , ' }).egressAllow, []);
+});
+
+test('CES_EGRESS_ALLOW: every bad entry is named at once', () => {
+  const bad = [
+    'ghe.corp:0',
+    'ghe.corp:65536',
+    'ghe.corp:https',
+    '10.0.0.0/33',
+    'fd00::/129',
+    '10.0.0.0/',
+    'ghe.corp/24',
+    '[10.0.0.1]:80',
+    '*.corp.example',
+    'http://ghe.corp',
+    'under_score.corp',
+    '-lead.corp',
+  ];
+  try {
+    loadConfig({ CES_EGRESS_ALLOW: ['ok.corp.example', ...bad].join(',') });
+    assert.fail('expected a ConfigError');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    assert.equal(err.problems.length, bad.length, err.message);
+    for (const entry of bad) assert.ok(err.message.includes(JSON.stringify(entry)), `${entry} missing`);
+    assert.ok(err.problems.every((p) => p.startsWith('CES_EGRESS_ALLOW entry ')));
+  }
+});

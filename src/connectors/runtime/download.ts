@@ -4,13 +4,14 @@
  * It has its own agents because a download's limits differ from a JSON call's: no overall deadline (a large
  * file takes as long as it takes) but an idle timeout between chunks. Redirects are followed across origins,
  * as file hosts (Zendesk's attachment storage, GitHub's codeload) live elsewhere; the credentials are only
- * sent to the origin they belong to, and every hop passes the egress policy.
+ * sent to the origin they belong to, and every hop passes the egress policy on its own (an operator who allows
+ * a private API host with CES_EGRESS_ALLOW names its storage host too; the allowance never carries over).
  */
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { DomainError } from '../../core/errors.ts';
 import type { ConnectorDefinition } from '../schema.ts';
-import { checkLiteralHost, guardedLookup } from './egress.ts';
+import { checkLiteralHost, type EgressPolicy, guardedConnector, PUBLIC_ONLY } from './egress.ts';
 import { flatten, transportError, type UpstreamResponse } from './http.ts';
 import { classifyResponse, upstreamError } from './upstream-errors.ts';
 
@@ -55,12 +56,15 @@ export class Downloader {
   private readonly guardedAgent: Agent;
   private readonly trustedAgent: Agent;
 
-  constructor(private readonly opts: { timeoutMs: number }) {
+  constructor(
+    private readonly opts: { timeoutMs: number },
+    private readonly egress: EgressPolicy = PUBLIC_ONLY,
+  ) {
     // bodyTimeout is undici's idle timeout between body chunks, not a deadline for the whole body.
     const common = { keepAliveTimeout: 10_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
     this.guardedAgent = new Agent({
       ...common,
-      connect: { timeout: opts.timeoutMs, lookup: guardedLookup() },
+      connect: guardedConnector(egress, opts.timeoutMs),
     });
     this.trustedAgent = new Agent({ ...common, connect: { timeout: opts.timeoutMs } });
   }
@@ -77,7 +81,7 @@ export class Downloader {
       if (req.range) headers.range = req.range;
       let res: Dispatcher.ResponseData;
       try {
-        if (!trusted) checkLiteralHost(url);
+        if (!trusted) checkLiteralHost(url, this.egress);
         res = await request(url, {
           method: 'GET',
           headers,

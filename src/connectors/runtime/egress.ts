@@ -1,14 +1,27 @@
 /**
  * Egress policy: a connector's base URL can come from a user's config (GitHub Enterprise `api_url`), so without
- * this check ces would be an SSRF proxy into its own network. Only public unicast addresses are allowed; the
- * operator's `CES_UPSTREAM_OVERRIDES` are the one way to reach anything else (tests, on-prem upstreams).
+ * this check ces would be an SSRF proxy into its own network. Only public unicast addresses are allowed, plus
+ * what the operator names:
+ * - `CES_UPSTREAM_OVERRIDES` replaces a connector's base URL (tests, on-prem upstreams); such a URL is trusted.
+ * - `CES_EGRESS_ALLOW` (comma-separated `host`, `host:port`, `[v6]:port` or CIDR entries) lets user-given URLs
+ *   reach specific private destinations: a GitHub Enterprise server on the company network, the host its
+ *   archive downloads redirect to, a storage host. A host entry matches the URL's host name exactly (case
+ *   aside) and its port when the entry gives one (the scheme's default port when the URL has none); the name
+ *   is then allowed whatever it resolves to, because the operator vouched for the name. A CIDR entry matches
+ *   the addresses actually connected to (a literal, or each address a name resolves to).
+ * Credentials still never follow a destination to another origin; that is the transports' rule, not this one.
  *
- * Host names are checked where the socket connects (undici `connect.lookup`), so the address that is checked
- * is the address that is used: a DNS answer that changes between a check and the connect (rebinding) can't
- * slip through.
+ * Host names are checked where the socket connects (undici `connect`, then `lookup`), so the address that is
+ * checked is the address that is used: a DNS answer that changes between a check and the connect (rebinding)
+ * can't slip through.
+ *
+ * What a caller learns is deliberately coarse: for a name, "resolves only to refused addresses" and "does not
+ * resolve" are the same refusal, so user-controlled URLs can't probe which internal names exist.
  */
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { buildConnector } from 'undici';
+import type { EgressAllowEntry } from '../../config/index.ts';
 
 export type AddressClass =
   | 'public'
@@ -23,14 +36,30 @@ export type AddressClass =
   | 'unique-local'
   | 'invalid';
 
+/**
+ * A refused destination. For a host name (`resolved`), `addressClass` is for the operator's logs only: the
+ * caller's message must not tell a name that resolves to a refused address from one that does not resolve.
+ */
 export class EgressDeniedError extends Error {
   readonly code = 'ERR_CES_EGRESS_DENIED';
+  /** True for a name resolved at connect time, false for a literal IP. */
+  readonly resolved: boolean;
+  /** The resolver failed for now (EAI_AGAIN); a later attempt may get an answer. */
+  readonly transient: boolean;
   constructor(
     readonly host: string,
-    readonly addressClass: AddressClass,
+    readonly addressClass: AddressClass | 'unresolved',
+    opts: { resolved?: boolean; transient?: boolean; cause?: unknown } = {},
   ) {
-    super(`upstream host ${host} resolves to a ${addressClass} address, which the egress policy refuses`);
+    super(
+      addressClass === 'unresolved'
+        ? `upstream host ${host} has no address to check`
+        : `upstream host ${host} resolves to a ${addressClass} address, which the egress policy refuses`,
+      opts.cause === undefined ? undefined : { cause: opts.cause },
+    );
     this.name = 'EgressDeniedError';
+    this.resolved = opts.resolved ?? false;
+    this.transient = opts.transient ?? false;
   }
 }
 
@@ -117,41 +146,145 @@ export function literalAddress(url: URL): string | undefined {
   return isIP(host) ? host : undefined;
 }
 
-/** Throws EgressDeniedError when the URL's host is a literal non-public address. */
-export function checkLiteralHost(url: URL): void {
-  const ip = literalAddress(url);
-  if (ip === undefined) return;
-  const cls = classifyAddress(ip);
-  if (cls !== 'public') throw new EgressDeniedError(url.hostname, cls);
+interface Range {
+  bytes: number[];
+  prefix: number;
 }
 
-type Resolver = (hostname: string, cb: (err: Error | null, addresses: dns.LookupAddress[]) => void) => void;
+/** The operator's exceptions (CES_EGRESS_ALLOW) on top of "public addresses only". */
+export class EgressPolicy {
+  private readonly hosts: Array<{ host: string; port: number | undefined }>;
+  private readonly ranges: Range[];
+
+  constructor(entries: readonly EgressAllowEntry[] = []) {
+    this.hosts = entries.flatMap((e) =>
+      e.kind === 'host' ? [{ host: canonicalHost(e.host), port: e.port }] : [],
+    );
+    this.ranges = entries.flatMap((e) => {
+      const bytes = e.kind === 'cidr' ? addressBytes(e.address) : undefined;
+      return e.kind === 'cidr' && bytes ? [{ bytes, prefix: e.prefix }] : [];
+    });
+  }
+
+  /** A host entry names this destination, so it is allowed whatever its name resolves to. */
+  allowsHost(protocol: string, hostname: string, port: string): boolean {
+    if (this.hosts.length === 0) return false;
+    const host = canonicalHost(hostname);
+    const effective = port === '' ? DEFAULT_PORTS[protocol] : Number(port);
+    return this.hosts.some((h) => h.host === host && (h.port === undefined || h.port === effective));
+  }
+
+  /** Why an address (literal or resolved) is refused, or null when it is public or inside a CIDR entry. */
+  refusal(address: string): AddressClass | null {
+    const cls = classifyAddress(address);
+    if (cls === 'public') return null;
+    const bytes = addressBytes(address);
+    if (bytes && this.ranges.some((r) => r.bytes.length === bytes.length && inPrefix(bytes, r))) return null;
+    return cls;
+  }
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** Only public addresses: the policy of a process without CES_EGRESS_ALLOW. */
+export const PUBLIC_ONLY = new EgressPolicy();
+
+/** Lower case, without brackets; IP literals in the URL parser's spelling, so `::0:1` names `[::1]`. */
+function canonicalHost(host: string): string {
+  const bare = (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host).toLowerCase();
+  const family = isIP(bare);
+  if (family === 0) return bare;
+  try {
+    const parsed = new URL(`http://${family === 6 ? `[${bare}]` : bare}/`).hostname;
+    return parsed.startsWith('[') ? parsed.slice(1, -1) : parsed;
+  } catch {
+    return bare; // an IPv6 zone id: the URL parser has no spelling for it, so no URL can match it either
+  }
+}
+
+/** 4 bytes for IPv4, 16 for IPv6 (zone id dropped), undefined for anything else. */
+function addressBytes(address: string): number[] | undefined {
+  const bare =
+    (address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address).split('%')[0] ?? '';
+  const family = isIP(bare);
+  if (family === 4) return v4Octets(bare);
+  if (family === 6) return v6Groups(bare).flatMap((g) => [g >> 8, g & 0xff]);
+  return undefined;
+}
+
+function inPrefix(bytes: number[], range: Range): boolean {
+  for (let bit = 0; bit < range.prefix; bit += 8) {
+    const i = bit / 8;
+    const mask = range.prefix - bit >= 8 ? 0xff : (0xff << (8 - (range.prefix - bit))) & 0xff;
+    if (((bytes[i] ?? 0) & mask) !== ((range.bytes[i] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/** Throws EgressDeniedError when the URL's host is a literal address the policy refuses. */
+export function checkLiteralHost(url: URL, policy: EgressPolicy = PUBLIC_ONLY): void {
+  const ip = literalAddress(url);
+  if (ip === undefined || policy.allowsHost(url.protocol, url.hostname, url.port)) return;
+  const refused = policy.refusal(ip);
+  if (refused !== null) throw new EgressDeniedError(url.hostname, refused);
+}
+
+export type Resolver = (
+  hostname: string,
+  cb: (err: Error | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
 const systemResolver: Resolver = (hostname, cb) =>
   dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => cb(err, addresses ?? []));
 
 /**
- * A `lookup` for net/tls.connect that refuses a host if ANY of its addresses is non-public, so a name can't
- * hide a private address behind a public one and hope the connector picks it.
+ * A `lookup` for net/tls.connect that refuses a host if ANY of its addresses is refused, so a name can't
+ * hide a private address behind a public one and hope the connector picks it. A name that does not resolve
+ * is refused the same way (see the header: no oracle for internal names).
  */
-export function guardedLookup(resolve: Resolver = systemResolver): LookupFunction {
+export function guardedLookup(
+  resolve: Resolver = systemResolver,
+  policy: EgressPolicy = PUBLIC_ONLY,
+): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, (err, addresses) => {
-      if (err) return callback(err as NodeJS.ErrnoException, '', 0);
+      const deny = (cls: AddressClass | 'unresolved', cause?: Error) => {
+        const transient = (cause as NodeJS.ErrnoException | undefined)?.code === 'EAI_AGAIN';
+        const denied = new EgressDeniedError(hostname, cls, { resolved: true, transient, cause });
+        callback(denied as NodeJS.ErrnoException, '', 0);
+      };
+      if (err) return deny('unresolved', err);
+      for (const a of addresses) {
+        const refused = policy.refusal(a.address);
+        if (refused !== null) return deny(refused);
+      }
       const wanted = options.family === 4 || options.family === 6 ? options.family : undefined;
       const usable = wanted ? addresses.filter((a) => a.family === wanted) : addresses;
-      for (const a of addresses) {
-        const cls = classifyAddress(a.address);
-        if (cls !== 'public') return callback(new EgressDeniedError(hostname, cls), '', 0);
-      }
-      if (usable.length === 0) {
-        const notFound = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-        return callback(notFound, '', 0);
-      }
+      if (usable.length === 0) return deny('unresolved');
       if (options.all)
         return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
       const first = usable[0] as dns.LookupAddress;
       return callback(null, first.address, first.family);
     });
+  };
+}
+
+/**
+ * The undici `connect` for user-influenced URLs. A destination a host entry names connects without address
+ * checks; any other literal IP is checked here (no lookup runs for one); any other name goes through
+ * `guardedLookup`, so the addresses checked are the ones connected to.
+ */
+export function guardedConnector(
+  policy: EgressPolicy,
+  timeoutMs: number,
+  resolve: Resolver = systemResolver,
+): buildConnector.connector {
+  const open = buildConnector({ timeout: timeoutMs });
+  const guarded = buildConnector({ timeout: timeoutMs, lookup: guardedLookup(resolve, policy) });
+  return (opts, callback) => {
+    if (policy.allowsHost(opts.protocol, opts.hostname, opts.port ?? '')) return open(opts, callback);
+    const refused = isIP(opts.hostname) ? policy.refusal(opts.hostname) : null;
+    if (refused !== null) return callback(new EgressDeniedError(opts.hostname, refused), null);
+    return guarded(opts, callback);
   };
 }

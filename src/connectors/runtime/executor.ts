@@ -5,13 +5,16 @@
  * Credentials are only ever placed into the outgoing request. They are never logged, never part of an error
  * message, and scrubbed from any upstream text we echo.
  */
+import type { EgressAllowEntry } from '../../config/index.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { COLLECTION_ACTIONS, type ConnectorDefinition, type RequestDefinition } from '../schema.ts';
+import { BufferBudget, HeldBuffers } from './buffer-budget.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type CursorBinding, CursorCodec } from './cursor.ts';
 import { Downloader, type DownloadResult } from './download.ts';
 import { atPath } from './dpath.ts';
+import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
 import { type CredentialStore, OAuth2Refresher, RefreshRejectedError } from './oauth2.ts';
 import { nextPage } from './paginators.ts';
@@ -30,16 +33,28 @@ import { classifyResponse, upstreamError } from './upstream-errors.ts';
 export interface RuntimeOptions {
   /** HMAC key for opaque cursors (>= 16 bytes). */
   cursorKey: Uint8Array;
-  /** Connector slug -> base URL (config CES_UPSTREAM_OVERRIDES); the ONLY way to reach loopback/private upstreams. */
+  /** Connector slug -> base URL (config CES_UPSTREAM_OVERRIDES); trusted, so it may be loopback/private. */
   upstreamOverrides: Record<string, string>;
+  /** Private destinations user-given URLs may reach (config CES_EGRESS_ALLOW); everything else must be public. */
+  egressAllow?: readonly EgressAllowEntry[];
   /**
    * Per upstream attempt: connect + headers + body. One call with its retries and throttling waits is
    * bounded by `timeoutMs * retry.max_attempts` (see resilience.ts).
    */
   timeoutMs: number;
   userAgent?: string;
-  /** Upper bound of one upstream response body (default 32 MiB). */
+  /** Upper bound of one upstream response body (config CES_UPSTREAM_MAX_RESPONSE_BYTES; default 32 MiB). */
   maxResponseBytes?: number;
+  /**
+   * Upstream response bytes all calls of this runtime may hold in memory at once (config
+   * CES_UPSTREAM_BUFFER_BYTES; default 32 MiB). Downloads stream and are not counted.
+   */
+  bufferBudgetBytes?: number;
+  /**
+   * The longest a call queues for one of its connector's concurrency slots, and an answer for room in the
+   * buffer budget (config CES_UPSTREAM_QUEUE_WAIT_MS; default 5000); both also within the call's deadline.
+   */
+  queueWaitMs?: number;
   /** Time, sleep and jitter of retries and rate limits; tests inject a fake. */
   clock?: Clock;
 }
@@ -57,6 +72,12 @@ export interface ExecuteInput {
    * refresh still happens but its result lives only for this call.
    */
   credentialStore?: CredentialStore | undefined;
+  /**
+   * Keeps the answer's bytes counted in the buffer budget until this settles (the HTTP reply that carries
+   * `rawResult` is written), since they stay in memory until then. Without it they are released when
+   * `execute` returns, so a caller keeping the result for long should pass it.
+   */
+  holdUntil?: Promise<unknown> | undefined;
 }
 
 export interface ExecuteOutput {
@@ -80,18 +101,27 @@ export class ConnectorRuntime {
   private readonly cursors: CursorCodec;
   private readonly overrides: Record<string, string>;
   private readonly userAgent: string;
+  private readonly budget: BufferBudget;
 
   constructor(opts: RuntimeOptions) {
     this.cursors = new CursorCodec(opts.cursorKey);
     this.overrides = { ...opts.upstreamOverrides };
     this.userAgent = opts.userAgent ?? 'ces/0.1';
-    this.downloader = new Downloader({ timeoutMs: opts.timeoutMs });
-    this.http = new UpstreamHttp({
-      timeoutMs: opts.timeoutMs,
-      maxResponseBytes: opts.maxResponseBytes ?? 32 << 20,
-    });
+    const egress = new EgressPolicy(opts.egressAllow);
+    this.downloader = new Downloader({ timeoutMs: opts.timeoutMs }, egress);
+    const queueWaitMs = opts.queueWaitMs ?? 5000;
+    this.budget = new BufferBudget(opts.bufferBudgetBytes ?? 32 << 20);
+    this.http = new UpstreamHttp(
+      {
+        timeoutMs: opts.timeoutMs,
+        maxResponseBytes: opts.maxResponseBytes ?? 32 << 20,
+        budget: this.budget,
+        budgetWaitMs: queueWaitMs,
+      },
+      egress,
+    );
     this.clock = opts.clock ?? systemClock;
-    this.upstream = new ResilientUpstream(this.http, opts.timeoutMs, this.clock);
+    this.upstream = new ResilientUpstream(this.http, { timeoutMs: opts.timeoutMs, queueWaitMs }, this.clock);
     this.oauth = new OAuth2Refresher({
       // Every answer is the refresher's to interpret; the request is never repeated (idempotent: false).
       send: (req, def) => this.upstream.call(req, { def }, (res) => ({ ok: true, value: res })),
@@ -101,12 +131,35 @@ export class ConnectorRuntime {
     });
   }
 
+  /** The buffer budget right now: bytes held (0 once no answer is in flight or kept), calls waiting for room. */
+  get bufferUse(): { held: number; waiting: number } {
+    return { held: this.budget.heldBytes, waiting: this.budget.waiting };
+  }
+
   /** 422 before any upstream call: unknown entity/action, missing/mistyped/unknown params. */
   validate(def: ConnectorDefinition, entity: string, action: string, params: Record<string, unknown>): void {
     validateParams(resolveAction(def, entity, action), params);
   }
 
   async execute(input: ExecuteInput): Promise<ExecuteOutput> {
+    const held = new HeldBuffers();
+    let handedOver = false;
+    try {
+      const output = await this.executeHeld(input, held);
+      if (input.holdUntil) {
+        void input.holdUntil.then(
+          () => held.release(),
+          () => held.release(),
+        );
+        handedOver = true;
+      }
+      return output;
+    } finally {
+      if (!handedOver) held.release();
+    }
+  }
+
+  private async executeHeld(input: ExecuteInput, held: HeldBuffers): Promise<ExecuteOutput> {
     const { definition: def, params } = input;
     const resolved = resolveAction(def, input.entity, input.action);
     validateParams(resolved, params);
@@ -134,6 +187,7 @@ export class ConnectorRuntime {
         this.exchange(def, credentials, base, request.method, built, operation, {
           key: input.connectorId,
           idempotent: request.idempotent,
+          held,
         }),
       )
     ).value;
@@ -343,7 +397,7 @@ export class ConnectorRuntime {
     method: RequestDefinition['method'],
     built: BuiltRequest,
     operation: string,
-    call: { key?: string | undefined; idempotent?: boolean | undefined } = {},
+    call: { key?: string | undefined; idempotent?: boolean | undefined; held?: HeldBuffers } = {},
   ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string | undefined }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
     if (built.body !== undefined) headers['content-type'] = 'application/json';
@@ -359,7 +413,7 @@ export class ConnectorRuntime {
       idempotent: call.idempotent ?? IDEMPOTENT.has(method),
       ...(built.body === undefined ? {} : { body: built.body }),
     };
-    return this.upstream.call(request, { def, key: call.key }, (res) => {
+    return this.upstream.call(request, { def, key: call.key, held: call.held }, (res) => {
       const parsed = parseJson(res);
       const body = parsed.ok ? parsed.value : undefined;
       const kind = classifyResponse(res, body, def.errors);

@@ -4,6 +4,7 @@
  * fix the call and retry.
  */
 import { DomainError, type ErrorDetail } from '../../core/errors.ts';
+import { headerValueProblem } from '../header-value.ts';
 import {
   type ActionDefinition,
   actionNames,
@@ -14,6 +15,7 @@ import {
   type ParamDefinition,
 } from '../schema.ts';
 import { placeholders } from '../template.ts';
+import { placementOf } from './request.ts';
 
 export interface ResolvedAction {
   entity: EntityDefinition;
@@ -89,7 +91,12 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
         problems.push(problem(name, `'${name}' must not be null`, 'required'));
       continue;
     }
-    const why = checkValue(name, value, param) ?? checkPathSegment(name, value, inPath);
+    const placement = placementOf(name, param, resolved.action.request);
+    const why =
+      checkValue(name, value, param) ??
+      checkPathSegment(name, value, inPath) ??
+      checkSentLength(name, value, placement) ??
+      checkHeaderValue(name, value, placement);
     if (why) problems.push(problem(name, why, 'invalid_value'));
     // The provider would answer an error or silently ignore one of the two; say so before calling it.
     const clash = hasCursor ? undefined : param.conflicts_with?.find((other) => given(params, other));
@@ -193,6 +200,40 @@ function checkPathSegment(name: string, value: unknown, inPath: string[]): strin
   return undefined;
 }
 
+/**
+ * Longest value ces puts into a URL or a header. Providers refuse longer request lines and headers (414, 431),
+ * which would reach the client as a 502 for what is the client's mistake.
+ */
+const MAX_SENT_LENGTH = 4096;
+
+function checkSentLength(name: string, value: unknown, placement: string): string | undefined {
+  if (placement === 'body') return undefined;
+  const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  if (text.length <= MAX_SENT_LENGTH) return undefined;
+  const where = placement === 'header' ? 'an HTTP header' : 'a URL';
+  return `'${name}' is longer than ${MAX_SENT_LENGTH} characters, more than ${where} can carry`;
+}
+
+/** A param sent as a header must be sendable as one; undici would otherwise fail the call after it started. */
+function checkHeaderValue(name: string, value: unknown, placement: string): string | undefined {
+  if (placement !== 'header') return undefined;
+  const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  const why = headerValueProblem(text);
+  return why === undefined ? undefined : `'${name}' ${why}, which an HTTP header can't carry`;
+}
+
+/**
+ * The same check for a value the caller passes outside the declared params but that ces sends as a header
+ * (the reference SDK's `range_header` of a download): INVALID_PARAMS naming it.
+ */
+export function assertHeaderParam(name: string, value: string): void {
+  const why = checkSentLength(name, value, 'header') ?? checkHeaderValue(name, value, 'header');
+  if (why === undefined) return;
+  throw new DomainError('INVALID_PARAMS', `Invalid params: ${why}.`, {
+    errors: [problem(name, why, 'invalid_value')],
+  });
+}
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -212,7 +253,7 @@ function list(values: readonly unknown[]): string {
 }
 
 function problem(name: string, message: string, code: string): ErrorDetail {
-  return { field: `params.${name}`, message, error_code: code };
+  return { field: `params.${name}`, message, error_code: code, details: null };
 }
 
 function clip(s: string): string {

@@ -1,6 +1,7 @@
 /** Turns a definition + config + params into the URL, headers and body of one upstream request. */
-import { DomainError } from '../../core/errors.ts';
+import { DomainError, invalidField } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
+import { headerValueProblem } from '../header-value.ts';
 import type { ConnectorDefinition, ParamDefinition, RequestDefinition } from '../schema.ts';
 import { placeholders, render } from '../template.ts';
 
@@ -22,27 +23,70 @@ export function resolveBaseUrl(
   if (override !== undefined) return toBase(override, false, `upstream override for '${def.slug}'`);
   const values: Record<string, string> = {};
   for (const [name, v] of Object.entries(def.base_url_variables ?? {})) {
-    const key = v.config_key ?? (v.credential_field === undefined ? name : undefined);
-    const field = v.credential_field;
-    const fromCredentials = field === undefined ? undefined : nonEmpty(credentials?.values[field]);
-    const fromConfig = key === undefined ? undefined : nonEmpty(config[key]);
-    const value = fromCredentials ?? fromConfig ?? v.default;
-    // Where the value came from names the field to fix; the value itself is never echoed.
-    const source =
-      fromCredentials !== undefined ? `credentials.${field}` : `replication_config.${key ?? name}`;
+    const { value, field, key } = variableSource(name, v, config, credentials);
     if (value === undefined) {
-      const where = [field && `credentials.${field}`, key && `replication_config.${key}`].filter(Boolean);
+      const where = [
+        v.credential_field && `credentials.${v.credential_field}`,
+        key && `replication_config.${key}`,
+      ];
+      const named = where.filter(Boolean);
       throw badConfig(
-        where[0] as string,
-        `${where.join(' or ')} is required to build the ${def.name} base URL (${v.description}).`,
+        named[0] as string,
+        `${named.join(' or ')} is required to build the ${def.name} base URL (${v.description}).`,
       );
     }
+    // Where the value came from names the field to fix; the value itself is never echoed.
     if (v.pattern !== undefined && !new RegExp(v.pattern, 'u').test(value)) {
-      throw badConfig(source, `${source} must match ${v.pattern}.`);
+      throw badConfig(field, `${field} must match ${v.pattern}.`);
     }
     values[name] = value;
   }
   return toBase(render(def.base_url, values), true, 'the base URL built from the connector settings');
+}
+
+type BaseUrlVariable = NonNullable<ConnectorDefinition['base_url_variables']>[string];
+
+/** A base-URL variable's value (credentials first, then replication_config, then the default) and its source. */
+function variableSource(
+  name: string,
+  v: BaseUrlVariable,
+  config: Record<string, unknown>,
+  credentials: ResolvedCredentials | undefined,
+): { value: string | undefined; field: string; key: string | undefined } {
+  const key = v.config_key ?? (v.credential_field === undefined ? name : undefined);
+  const cred = v.credential_field;
+  const fromCredentials = cred === undefined ? undefined : nonEmpty(credentials?.values[cred]);
+  if (fromCredentials !== undefined) return { value: fromCredentials, field: `credentials.${cred}`, key };
+  const fromConfig = key === undefined ? undefined : nonEmpty(config[key]);
+  return { value: fromConfig ?? v.default, field: `replication_config.${key ?? name}`, key };
+}
+
+/**
+ * The settings that decide where a connector's credentials are sent (the base URL, and so an OAuth2 token
+ * endpoint built from the same variables) and whose value differs between two configurations: each as the
+ * field that set it. Credentials are the stored ones; they take precedence over the config as at request time.
+ */
+export function movedDestinationFields(
+  def: ConnectorDefinition,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  credentials: ResolvedCredentials | undefined,
+): string[] {
+  const moved: string[] = [];
+  for (const [name, v] of Object.entries(def.base_url_variables ?? {})) {
+    const was = variableSource(name, v, before, credentials);
+    const now = variableSource(name, v, after, credentials);
+    if (was.value !== now.value) moved.push(now.field);
+  }
+  return moved;
+}
+
+/** Does any base-URL variable read this config? (Then a config change may move the credentials elsewhere.) */
+export function destinationConfigKeys(def: ConnectorDefinition): string[] {
+  return Object.entries(def.base_url_variables ?? {}).flatMap(([name, v]) => {
+    const key = v.config_key ?? (v.credential_field === undefined ? name : undefined);
+    return key === undefined ? [] : [key];
+  });
 }
 
 function nonEmpty(value: unknown): string | undefined {
@@ -153,9 +197,6 @@ export function baseHeaders(def: ConnectorDefinition, userAgent: string): Record
   return out;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we reject
-const UNSAFE_HEADER = /[\u0000-\u001f\u007f]/;
-
 /**
  * Puts the credential where the option says. Returns the query parameter name used, if any, so paginators can
  * keep it out of cursors (which are signed, not encrypted).
@@ -185,28 +226,29 @@ export function applyAuth(
     }
     return out;
   };
-  const header = (name: string, value: string) => {
-    if (UNSAFE_HEADER.test(value)) {
-      throw new DomainError(
-        'INVALID_CREDENTIALS',
-        `A credential of '${option.title}' contains control characters, which can't be sent in an HTTP header.`,
-      );
+  // Values are checked when credentials are stored; this catches ones stored before that check, and
+  // tokens a provider's refresh endpoint issued, naming the field as a 422 instead of failing to send.
+  const header = (name: string, template: string, prefix = '') => {
+    for (const field of placeholders(template)) {
+      const why = headerValueProblem(credentials.values[field] ?? '');
+      if (why !== undefined) {
+        const message = `credentials.${field} ${why}, which an HTTP header can't carry; update the connector's credentials.`;
+        throw invalidField('INVALID_CREDENTIALS', `credentials.${field}`, message);
+      }
     }
-    headers[name] = value;
+    headers[name] = prefix + fill(template);
   };
   const auth = option.auth;
   switch (auth.type) {
     case 'bearer':
-      header('authorization', `Bearer ${fill(auth.token)}`);
+      header('authorization', auth.token, 'Bearer ');
       return undefined;
     case 'header':
-      header(auth.name.toLowerCase(), fill(auth.value));
+      header(auth.name.toLowerCase(), auth.value);
       return undefined;
     case 'basic':
-      header(
-        'authorization',
-        `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`,
-      );
+      // Base64 carries any text.
+      headers.authorization = `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`;
       return undefined;
     case 'query':
       url.searchParams.set(auth.name, fill(auth.value));

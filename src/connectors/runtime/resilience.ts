@@ -3,13 +3,15 @@
  * proactive rate limit, all bounded by one deadline.
  *
  * The deadline of a call is `timeoutMs * retry.max_attempts` from its start. Everything counts against it:
- * waiting for a concurrency slot or a rate-limit token, every attempt, every backoff or `Retry-After` wait.
+ * waiting for a concurrency slot (itself at most `queueWaitMs`) or a rate-limit token, every attempt, every
+ * backoff or `Retry-After` wait.
  * Each attempt gets `min(timeoutMs, time left)`, and no wait is started that would leave less than
  * `min(timeoutMs, 1 s)` for the attempt after it. So an execute never takes much longer than that deadline,
  * whatever the upstream does.
  */
 import { DomainError } from '../../core/errors.ts';
 import type { ConnectorDefinition, ErrorKind } from '../schema.ts';
+import type { HeldBuffers } from './buffer-budget.ts';
 import type { Clock } from './clock.ts';
 import {
   type UpstreamHttp,
@@ -30,17 +32,34 @@ export interface CallContext {
    * connector exists; such a call is not throttled (sharing one key would let one tenant starve another).
    */
   key?: string | undefined;
+  /**
+   * Where the accepted response's buffered bytes stay reserved until the caller is done with them. Without
+   * it they are released as soon as `interpret` returns, so `interpret` must then do all the parsing.
+   */
+  held?: HeldBuffers | undefined;
+}
+
+export interface ResilienceOptions {
+  /** Per attempt; a call's deadline is this times the definition's `retry.max_attempts`. */
+  timeoutMs: number;
+  /** The longest a request queues for one of its connector's concurrency slots (config CES_UPSTREAM_QUEUE_WAIT_MS). */
+  queueWaitMs: number;
 }
 
 export class ResilientUpstream {
   private readonly slots = new KeyedSemaphore();
   private readonly buckets: KeyedTokenBucket;
 
+  private readonly timeoutMs: number;
+  private readonly queueWaitMs: number;
+
   constructor(
     private readonly http: UpstreamHttp,
-    private readonly timeoutMs: number,
+    opts: ResilienceOptions,
     private readonly clock: Clock,
   ) {
+    this.timeoutMs = opts.timeoutMs;
+    this.queueWaitMs = opts.queueWaitMs;
     this.buckets = new KeyedTokenBucket(() => clock.now());
   }
 
@@ -62,7 +81,15 @@ export class ResilientUpstream {
         try {
           const left = deadline - this.clock.now();
           const res = await this.http.send(req, ctx.def.name, { timeoutMs: Math.min(this.timeoutMs, left) });
-          return interpret(res);
+          let outcome: Outcome<T> | undefined;
+          try {
+            outcome = interpret(res);
+            return outcome;
+          } finally {
+            // Only an accepted response's bytes live on; a retried or failed one is dropped here.
+            if (outcome?.ok && ctx.held && res.release) ctx.held.keep(res.release);
+            else res.release?.();
+          }
         } catch (err) {
           if (err instanceof UpstreamTransportError)
             return { ok: false, error: err, retryable: err.retryable };
@@ -78,17 +105,21 @@ export class ResilientUpstream {
   /**
    * Takes a concurrency slot, then a rate-limit token. Slot first: a queued request then holds no token, so
    * tokens are only reserved by requests about to be sent and the wait each one computes is accurate.
-   * Both waits end by `latest`; past it the request fails with UPSTREAM_RATE_LIMITED rather than time out.
+   * Both waits end by `latest`. A slot that stays taken past the queue budget means the connector's own
+   * requests are still running (a hung upstream, say): UPSTREAM_BUSY, since no rate limit was reached; a
+   * token due after `latest` is UPSTREAM_RATE_LIMITED.
    */
   private async throttle(ctx: CallContext, latest: number): Promise<(() => void) | undefined> {
     const { key, def } = ctx;
     if (key === undefined) return undefined;
     const limit = def.max_concurrency ?? DEFAULT_MAX_CONCURRENCY;
-    const release = await this.slots.acquire(key, limit, latest - this.clock.now());
+    const waitMs = Math.min(this.queueWaitMs, latest - this.clock.now());
+    const release = await this.slots.acquire(key, limit, waitMs);
     if (!release) {
       throw new DomainError(
-        'UPSTREAM_RATE_LIMITED',
-        `This connector already has ${limit} requests to ${def.name} in progress (the limit ces keeps per connector); try again shortly.`,
+        'UPSTREAM_BUSY',
+        `This connector's ${limit} requests to ${def.name} are still in progress (ces sends at most ${limit} at a ` +
+          `time per connector) and none finished within ${Math.max(0, Math.round(waitMs))} ms. Retry shortly.`,
         { retryAfter: 1 },
       );
     }

@@ -1,8 +1,8 @@
 /**
  * Upstream HTTP answers -> DomainErrors. The definition's `errors.rules` run first (provider quirks such as
  * GitHub's "403 + x-ratelimit-remaining: 0 means rate limited"), then the default status table.
- * Only the allowlisted keys of an upstream body reach the client, with any credential value redacted;
- * upstream headers and our request URL never do.
+ * Only the allowlisted keys of an upstream body reach the client, with credential values redacted from its
+ * values and keys; upstream headers and our request URL never do.
  */
 import { DomainError, type ErrorCode } from '../../core/errors.ts';
 import type { ConnectorDefinition, ErrorKind, ErrorRule, ErrorsDefinition } from '../schema.ts';
@@ -132,24 +132,59 @@ const MAX_ITEMS = 20;
 function exposeBody(body: unknown, keys: readonly string[], secrets: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return out;
+  const scrub = scrubber(secrets);
   for (const key of keys) {
-    if (Object.hasOwn(body, key)) out[key] = sanitize((body as Record<string, unknown>)[key], secrets, 0);
+    if (Object.hasOwn(body, key)) out[key] = sanitize((body as Record<string, unknown>)[key], scrub, 0);
   }
   return out;
 }
 
-/** Bounded copy: upstream bodies are untrusted and may be huge or echo what we sent. */
-function sanitize(value: unknown, secrets: string[], depth: number): unknown {
+const REDACTED = '[redacted]';
+
+/**
+ * Replaces every occurrence of a credential value, also inside longer text, and also percent-encoded (how a
+ * query-placed key comes back in an echoed URL). Longest first, so a value that contains another is not
+ * left half-shown. Values under 4 characters are skipped: they would redact ordinary words.
+ */
+function scrubber(secrets: string[]): (text: string) => string {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+  }
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let s = text;
+    for (const form of ordered) if (s.includes(form)) s = s.split(form).join(REDACTED);
+    return s;
+  };
+}
+
+/**
+ * Bounded copy: upstream bodies are untrusted and may be huge or echo what we sent, in values and in keys
+ * (`{"ghp_…": "bad credentials"}`), so both are scrubbed at every depth.
+ */
+function sanitize(value: unknown, scrub: (text: string) => string, depth: number): unknown {
   if (typeof value === 'string') {
-    let s = value;
-    for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join('[redacted]');
+    const s = scrub(value);
     return s.length > MAX_STRING ? `${s.slice(0, MAX_STRING)}...` : s;
   }
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= 4) return '[...]';
-  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => sanitize(v, secrets, depth + 1));
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => sanitize(v, scrub, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS)) out[k] = sanitize(v, secrets, depth + 1);
+  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS)) {
+    const key = scrub(k);
+    const clipped = key.length > MAX_STRING ? `${key.slice(0, MAX_STRING)}...` : key;
+    // defineProperty: a key such as `__proto__` must stay a plain member, not set the copy's prototype.
+    Object.defineProperty(out, clipped, {
+      value: sanitize(v, scrub, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 

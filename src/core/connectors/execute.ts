@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedCredentials } from '../../connectors/credentials.ts';
 import type { DownloadResult } from '../../connectors/runtime/download.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
+import { assertHeaderParam } from '../../connectors/runtime/params.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
@@ -18,6 +19,8 @@ export interface ExecuteInput {
   exclude_fields?: string[] | null | undefined;
   /** HTTP Range of the execute request, passed to the provider by `download`. */
   range?: string | undefined;
+  /** Settles once the reply is written: until then the upstream answer stays counted as held in memory. */
+  holdUntil?: Promise<unknown> | undefined;
 }
 
 /** A `download` answers with the file itself rather than the JSON envelope. */
@@ -59,6 +62,7 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
   if (input.action === 'download' && typeof params.range_header === 'string') {
     // The reference SDK's name for the Range header; ces also takes the real header.
     const { range_header, ...rest } = params;
+    assertHeaderParam('range_header', range_header);
     range ??= range_header as string;
     params = rest;
   }
@@ -79,6 +83,7 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
     action: input.action,
     params,
     credentialStore,
+    holdUntil: input.holdUntil,
   };
   if (input.action === 'download') {
     return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;

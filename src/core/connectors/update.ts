@@ -1,7 +1,11 @@
-import { resolveCredentials } from '../../connectors/credentials.ts';
+import { type ResolvedCredentials, resolveCredentials } from '../../connectors/credentials.ts';
+import { destinationConfigKeys, movedDestinationFields } from '../../connectors/runtime/request.ts';
+import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { connectorAad } from '../../security/vault.ts';
+import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
+import { DomainError } from '../errors.ts';
 import { type ConnectorView, restartContextStore, viewOf } from './context-store.ts';
 import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
 import { validateReplicationConfig } from './replication-config.ts';
@@ -25,6 +29,8 @@ export async function updateConnector(
     input.replication_config !== undefined
       ? validateReplicationConfig(def, input.replication_config)
       : connector.replication_config;
+  if (input.credentials === undefined)
+    await assertDestinationKept(deps, ctx, def, connector, replicationConfig);
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   if (input.credentials !== undefined) {
     // What the check used: it may have refreshed an OAuth2 grant. Storing new credentials clears needs_reauth.
@@ -50,4 +56,50 @@ export async function updateConnector(
   const after = await loadConnector(deps, ctx, id);
   if (credentials || input.replication_config !== undefined) await restartContextStore(deps, after);
   return viewOf(deps, after);
+}
+
+/**
+ * Stored credentials go only where their owner sent them. A change of a setting that decides the destination
+ * (GitHub Enterprise's `api_url`, a Zendesk subdomain) would otherwise let anyone allowed to update the connector,
+ * a workspace-scoped token included, redirect the stored token to a host of their choosing — on the next execute
+ * and on the sync the change restarts. Such a change needs the credentials in the same request, which are then
+ * checked live against the new destination.
+ */
+async function assertDestinationKept(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  def: ConnectorDefinition,
+  connector: Connector,
+  next: Record<string, unknown>,
+): Promise<void> {
+  const keys = destinationConfigKeys(def);
+  const touched = keys.some(
+    (k) => JSON.stringify(connector.replication_config[k]) !== JSON.stringify(next[k]),
+  );
+  if (!touched) return;
+  // Only now decrypt: a credential field (Zendesk's subdomain) may take precedence over the config key.
+  const found = await deps.store.connectors.getWithCredentials(ctx.organizationId, connector.id);
+  if (!found) throw connectorNotFound(connector.id);
+  const stored = JSON.parse(
+    deps.vault.decrypt(found.credentials, connectorAad(ctx.organizationId, connector.id)),
+  ) as ResolvedCredentials;
+  const moved = movedDestinationFields(def, connector.replication_config, next, stored);
+  if (moved.length === 0) return;
+  const message = `Changing ${moved.join(', ')} changes where this connector's credentials are sent; send the credentials again in the same request ({"credentials": {...}}), and they are checked against the new destination.`;
+  throw new DomainError('VALIDATION_ERROR', message, {
+    errors: [
+      ...moved.map((field) => ({
+        field,
+        message: 'changes the destination of the stored credentials; the credentials are required with it',
+        error_code: 'credentials_required',
+        details: null,
+      })),
+      {
+        field: 'credentials',
+        message: 'required when the destination changes',
+        error_code: 'required',
+        details: null,
+      },
+    ],
+  });
 }

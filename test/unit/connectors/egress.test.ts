@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { describe, it } from 'node:test';
+import { loadConfig } from '../../../src/config/index.ts';
 import {
   checkLiteralHost,
   classifyAddress,
   EgressDeniedError,
+  EgressPolicy,
   guardedLookup,
+  PUBLIC_ONLY,
+  type Resolver,
 } from '../../../src/connectors/runtime/egress.ts';
+import { transportError } from '../../../src/connectors/runtime/http.ts';
 
 describe('classifyAddress', () => {
   const cases: Array<[string, string]> = [
@@ -98,7 +103,127 @@ describe('guardedLookup', () => {
     assert.ok((await call('mixed.test', true)).err instanceof EgressDeniedError);
   });
 
-  it('reports a name without answers as not found', async () => {
-    assert.equal(((await call('nothing.test', false)).err as { code?: string }).code, 'ENOTFOUND');
+  it('refuses a name without answers the same way as one resolving to a refused address', async () => {
+    const nothing = (await call('nothing.test', false)).err;
+    assert.ok(nothing instanceof EgressDeniedError);
+    assert.equal(nothing.resolved, true);
+    assert.equal(nothing.addressClass, 'unresolved');
+    const failing = guardedLookup((host, cb) =>
+      cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []),
+    );
+    const err = await new Promise<unknown>((resolve) => failing('gone.test', {}, (e) => resolve(e)));
+    assert.ok(err instanceof EgressDeniedError);
+    assert.equal(err.transient, false);
+  });
+});
+
+describe('EgressPolicy (CES_EGRESS_ALLOW)', () => {
+  const policy = (raw: string) => new EgressPolicy(loadConfig({ CES_EGRESS_ALLOW: raw }).egressAllow);
+
+  it('a host entry matches the name exactly, case aside, and its port or the scheme default', () => {
+    const p = policy('GHE.corp.example:443,files.corp.example,10.0.0.5:8443,[fd00::1]:80');
+    assert.equal(p.allowsHost('https:', 'ghe.corp.example', ''), true);
+    assert.equal(p.allowsHost('https:', 'GHE.CORP.EXAMPLE', '443'), true);
+    assert.equal(p.allowsHost('http:', 'ghe.corp.example', ''), false, 'http defaults to 80');
+    assert.equal(p.allowsHost('https:', 'ghe.corp.example', '8443'), false);
+    assert.equal(p.allowsHost('https:', 'x.ghe.corp.example', ''), false, 'no suffix match');
+    assert.equal(p.allowsHost('https:', 'ghe.corp.example.', ''), false);
+    assert.equal(p.allowsHost('http:', 'files.corp.example', '9000'), true, 'no port: any port');
+    assert.equal(p.allowsHost('https:', '10.0.0.5', '8443'), true);
+    assert.equal(p.allowsHost('https:', '10.0.0.5', ''), false);
+    assert.equal(p.allowsHost('http:', '[fd00:0::1]', ''), true, 'IPv6 in any spelling');
+    assert.equal(p.allowsHost('http:', 'fd00::1', '81'), false);
+    assert.equal(PUBLIC_ONLY.allowsHost('https:', 'ghe.corp.example', ''), false);
+  });
+
+  it('a CIDR entry accepts the addresses inside it and nothing else', () => {
+    const p = policy('10.20.0.0/16, 192.168.1.128/25, fd00:1234::/32, 127.0.0.1/32');
+    assert.equal(p.refusal('10.20.255.1'), null);
+    assert.equal(p.refusal('10.21.0.1'), 'private');
+    assert.equal(p.refusal('192.168.1.128'), null);
+    assert.equal(p.refusal('192.168.1.127'), 'private');
+    assert.equal(p.refusal('fd00:1234:ffff::9'), null);
+    assert.equal(p.refusal('fd00:1235::9'), 'unique-local');
+    assert.equal(p.refusal('127.0.0.1'), null);
+    assert.equal(p.refusal('127.0.0.2'), 'loopback');
+    assert.equal(p.refusal('::ffff:10.20.0.1'), 'ipv4-mapped', 'an IPv4 range does not cover mapped IPv6');
+    assert.equal(p.refusal('140.82.112.6'), null, 'public stays allowed');
+    assert.equal(policy('0.0.0.0/0').refusal('169.254.169.254'), null, 'the operator may open everything');
+    assert.equal(PUBLIC_ONLY.refusal('10.20.0.1'), 'private');
+  });
+
+  it('checkLiteralHost accepts a literal named by a host entry or inside a range', () => {
+    const p = policy('127.0.0.1:8080,10.0.0.0/8');
+    checkLiteralHost(new URL('http://127.0.0.1:8080/'), p);
+    checkLiteralHost(new URL('https://10.1.2.3/'), p);
+    checkLiteralHost(new URL('https://0x0a.0.0.1/'), p);
+    assert.throws(() => checkLiteralHost(new URL('http://127.0.0.1:8081/'), p), EgressDeniedError);
+    assert.throws(() => checkLiteralHost(new URL('http://127.0.0.1/'), p), EgressDeniedError);
+    assert.throws(() => checkLiteralHost(new URL('http://192.168.0.1:8080/'), p), EgressDeniedError);
+  });
+
+  it('guardedLookup accepts a name whose every address is public or in a range', async () => {
+    const answers: Record<string, LookupAddress[]> = {
+      'inside.test': [{ address: '10.1.0.7', family: 4 }],
+      'straddle.test': [
+        { address: '10.1.0.7', family: 4 },
+        { address: '192.168.0.7', family: 4 },
+      ],
+    };
+    const lookup = guardedLookup((host, cb) => cb(null, answers[host] ?? []), policy('10.1.0.0/16'));
+    const call = (host: string) =>
+      new Promise<{ err: unknown; address: unknown }>((resolve) =>
+        lookup(host, {}, (err, address) => resolve({ err, address })),
+      );
+    assert.deepEqual(await call('inside.test'), { err: null, address: '10.1.0.7' });
+    const straddle = await call('straddle.test');
+    assert.ok(straddle.err instanceof EgressDeniedError);
+    assert.equal(straddle.err.addressClass, 'private');
+  });
+});
+
+describe('EGRESS_DENIED as the caller sees it', () => {
+  const provider = 'Acme';
+  const ctx = (host: string) => ({
+    timedOut: false,
+    stage: 'connect' as const,
+    provider,
+    timeoutMs: 1,
+    host,
+  });
+  const denied = async (resolver: Resolver, host: string) => {
+    const lookup = guardedLookup(resolver);
+    const err = await new Promise<unknown>((resolve) => lookup(host, {}, (e) => resolve(e)));
+    const out = transportError(err, ctx(host));
+    return { code: out.code, message: out.message, extra: out.extra };
+  };
+
+  it('does not tell a name resolving to a private address from one that does not resolve', async () => {
+    const host = 'build.corp.example';
+    const resolving = await denied((_h, cb) => cb(null, [{ address: '10.0.0.7', family: 4 }]), host);
+    const missing = await denied(
+      (h, cb) => cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' }), []),
+      host,
+    );
+    const empty = await denied((_h, cb) => cb(null, []), host);
+    assert.equal(resolving.code, 'EGRESS_DENIED');
+    assert.deepEqual(missing, resolving);
+    assert.deepEqual(empty, resolving);
+    assert.match(resolving.message, /CES_EGRESS_ALLOW/);
+    assert.doesNotMatch(resolving.message, /private address|10\.0\.0\.7|ENOTFOUND|resolve/);
+    assert.deepEqual(resolving.extra, { host });
+  });
+
+  it('a literal non-public address is a plain refusal naming its class', () => {
+    let thrown: unknown;
+    try {
+      checkLiteralHost(new URL('http://169.254.169.254/latest/meta-data'));
+    } catch (err) {
+      thrown = err;
+    }
+    const out = transportError(thrown, ctx('169.254.169.254'));
+    assert.equal(out.code, 'EGRESS_DENIED');
+    assert.match(out.message, /169\.254\.169\.254 is not a public address.*CES_EGRESS_ALLOW/);
+    assert.deepEqual(out.extra, { host: '169.254.169.254', address_class: 'link-local' });
   });
 });

@@ -161,7 +161,7 @@ describe('ConnectorRuntime errors', () => {
     );
   });
 
-  it('reports garbage, truncated, oversized and non-list bodies as UPSTREAM_BAD_RESPONSE', async () => {
+  it('reports garbage, truncated and non-list bodies as UPSTREAM_BAD_RESPONSE, oversized ones as UPSTREAM_RESPONSE_TOO_LARGE', async () => {
     respond = (res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"things": [');
@@ -179,7 +179,12 @@ describe('ConnectorRuntime errors', () => {
     respond = (res) => json(res, 200, { things: [{ blob: 'x'.repeat(5000) }] });
     await assert.rejects(
       exec(),
-      expectError('UPSTREAM_BAD_RESPONSE', (e) => assert.match(e.message, /larger than 4096 bytes/)),
+      expectError('UPSTREAM_RESPONSE_TOO_LARGE', (e) =>
+        assert.match(
+          e.message,
+          /the 4096 bytes ces reads of one upstream answer \(CES_UPSTREAM_MAX_RESPONSE_BYTES\)/,
+        ),
+      ),
     );
     respond = (res) => json(res, 200, { things: { id: 1 } });
     await assert.rejects(
@@ -276,7 +281,7 @@ describe('egress policy', () => {
             action: 'get',
             params: { username: 'octocat' },
           }),
-          expectError('EGRESS_DENIED', (e) => assert.match(e.message, /CES_UPSTREAM_OVERRIDES/)),
+          expectError('EGRESS_DENIED', (e) => assert.match(e.message, /CES_EGRESS_ALLOW/)),
           host,
         );
         await assert.rejects(rt.checkCredentials(github, creds, config), expectError('EGRESS_DENIED'));

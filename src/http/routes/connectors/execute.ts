@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
@@ -44,10 +45,18 @@ export function register(app: App, deps: CoreDeps) {
           'Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor',
         params: IdParams,
         body: Body,
-        response: withErrors({ 200: Reply }, [424, 429, 502, 504]),
+        response: withErrors({ 200: Reply }, [424, 429, 502, 503, 504]),
       },
     },
     async (request, reply) => {
+      // The answer stays in memory until its reply is written (or the client is gone), so it stays counted
+      // in the buffer budget until then: releasing it when execute returned instead let the next answers in
+      // early and raised the peak RSS of 100 concurrent 30 MB answers from about 465 to 560 MB. 'close'
+      // follows both; a response already closed settles at once.
+      const replied = new Promise<void>((resolve) => {
+        if (reply.raw.destroyed) resolve();
+        else reply.raw.once('close', () => resolve());
+      });
       const out = await executeConnector(deps, ctxOf(request), request.params.id, {
         entity: request.body.entity,
         action: request.body.action,
@@ -55,6 +64,7 @@ export function register(app: App, deps: CoreDeps) {
         select_fields: request.body.select_fields,
         exclude_fields: request.body.exclude_fields,
         range: request.headers.range,
+        holdUntil: replied,
       });
       if (isDownload(out)) {
         // Streamed as it arrives: memory stays flat whatever the file's size.
@@ -63,11 +73,16 @@ export function register(app: App, deps: CoreDeps) {
       const { rawResult, ...envelope } = out;
       if (rawResult) {
         // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
-        const head = `{"status":"success","result":`;
-        const tail = `,"connector_metadata":${JSON.stringify(envelope.connector_metadata)},"execution_metadata":${JSON.stringify(envelope.execution_metadata)}}`;
+        // Written as three pieces rather than one concatenated copy: a 30 MB answer would otherwise sit in
+        // memory twice until the reply is sent.
+        const head = Buffer.from(`{"status":"success","result":`);
+        const tail = Buffer.from(
+          `,"connector_metadata":${JSON.stringify(envelope.connector_metadata)},"execution_metadata":${JSON.stringify(envelope.execution_metadata)}}`,
+        );
         return reply
           .type('application/json; charset=utf-8')
-          .send(Buffer.concat([Buffer.from(head), rawResult, Buffer.from(tail)]));
+          .header('content-length', head.length + rawResult.length + tail.length)
+          .send(Readable.from([head, rawResult, tail], { objectMode: false }));
       }
       return envelope;
     },

@@ -1,0 +1,187 @@
+// Callers queued behind a connector's full concurrency slots (its own requests to a hung upstream) wait at most
+// CES_UPSTREAM_QUEUE_WAIT_MS, and never past their deadline, then get 503 UPSTREAM_BUSY with Retry-After: the
+// connector is busy, no rate limit was reached, so it is not a 429.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { parseDefinition } from '../../src/connectors/load.ts';
+import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
+import { DomainError } from '../../src/core/errors.ts';
+import { type FaultyServer, startFaultyServer } from '../fakes/faulty/index.ts';
+import { FakeClock } from '../helpers/fake-clock.ts';
+import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
+import type { InjectResult } from '../helpers/harness.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { assertError } from '../http/assertions.ts';
+
+/** One slot per connector, three attempts: a deadline of 3 × timeoutMs, far longer than the queue budget. */
+const DEF = parseDefinition(
+  `
+id: 5d1c3b7a-2f4e-4a6b-8c9d-0e1f2a3b4c5d
+slug: faulty
+name: Faulty
+icon_url: https://faulty.example/icon.svg
+support_level: none
+documentation_url: https://faulty.example/docs
+base_url: https://api.faulty.example
+credential_options:
+  - title: Token
+    description: Bearer token.
+    fields:
+      token: { type: string, title: Token, description: The token., secret: true }
+    required: [token]
+    auth: { type: bearer, token: "{token}" }
+check: { method: GET, path: /me }
+replication_config: { type: object, properties: {} }
+max_concurrency: 1
+retry: { max_attempts: 3 }
+entities:
+  - name: items
+    description: Items.
+    primary_key: [id]
+    actions:
+      list:
+        description: All items.
+        request: { method: GET, path: /items }
+        record_selector: [items]
+`,
+  'faulty.yaml',
+);
+
+function busy(check: (err: DomainError) => void) {
+  return (err: unknown) => {
+    assert.ok(err instanceof DomainError, String(err));
+    assert.equal(err.code, 'UPSTREAM_BUSY', err.message);
+    assert.equal(err.retryAfter, 1);
+    assert.match(err.message, /This connector's 1 requests to Faulty are still in progress/);
+    check(err);
+    return true;
+  };
+}
+
+describe('queue wait in the runtime', () => {
+  let fake: FaultyServer;
+  let rt: ConnectorRuntime;
+  const runtime = (timeoutMs: number, queueWaitMs: number) =>
+    new ConnectorRuntime({
+      cursorKey: new Uint8Array(32).fill(3),
+      upstreamOverrides: { faulty: fake.url },
+      timeoutMs,
+      queueWaitMs,
+      clock: new FakeClock(),
+    });
+  const exec = () =>
+    rt.execute({
+      connectorId: 'conn-1',
+      definition: DEF,
+      credentials: { option: 'Token', values: { token: 't' } },
+      config: {},
+      entity: 'items',
+      action: 'list',
+      params: {},
+    });
+
+  before(async () => {
+    fake = await startFaultyServer();
+  });
+  after(() => fake.close());
+  beforeEach(() => fake.reset());
+  afterEach(async () => {
+    await rt.close();
+    assert.deepEqual(fake.unexpected, []);
+  });
+
+  test('a caller queued behind a hung request gets UPSTREAM_BUSY after the queue budget, long before its deadline', async () => {
+    rt = runtime(1500, 100);
+    fake.script({ kind: 'hang' });
+    const first = exec();
+    await waitFor('the first request to reach the upstream', async () =>
+      fake.requests.length === 1 ? true : undefined,
+    );
+    // The deadline is 3 × 1500 ms; the wait ends at the 100 ms queue budget.
+    await assert.rejects(
+      exec(),
+      busy((e) => assert.match(e.message, /none finished within 100 ms/)),
+    );
+    assert.equal(fake.requests.length, 1, 'the queued request must not reach the upstream');
+    await assert.rejects(
+      first,
+      (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
+    );
+  });
+
+  test('the queue wait also ends with the request’s own deadline', async () => {
+    // One attempt of 1200 ms leaves 200 ms for queueing (the last 1000 ms are kept for the attempt itself).
+    rt = runtime(1200, 60_000);
+    fake.script({ kind: 'hang' });
+    const first = exec();
+    await waitFor('the first request to reach the upstream', async () =>
+      fake.requests.length === 1 ? true : undefined,
+    );
+    const single = { ...DEF, retry: { max_attempts: 1 } };
+    await assert.rejects(
+      rt.execute({
+        connectorId: 'conn-1',
+        definition: single,
+        credentials: { option: 'Token', values: { token: 't' } },
+        config: {},
+        entity: 'items',
+        action: 'list',
+        params: {},
+      }),
+      busy((e) => {
+        const waited = Number(/within (\d+) ms/.exec(e.message)?.[1]);
+        assert.ok(waited > 0 && waited <= 200, e.message);
+      }),
+    );
+    await assert.rejects(first);
+  });
+});
+
+describe('queue wait over HTTP', () => {
+  let h: Harness;
+  let fake: GithubFake;
+  let close: () => Promise<unknown>;
+  let token: string;
+  let id: string;
+  const list = () =>
+    h.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${id}/execute`,
+      token,
+      body: { entity: 'issues', action: 'list', params: { owner: 'ces-demo', repo: 'widgets' } },
+    });
+
+  before(async () => {
+    ({ h, fake, close } = await startWithGithub(undefined, {
+      CES_UPSTREAM_QUEUE_WAIT_MS: '200',
+      CES_UPSTREAM_TIMEOUT_MS: '20000',
+    }));
+    token = await h.token();
+    const res = await createGithubConnector(h, token);
+    assert.equal(res.status, 200, res.body);
+    id = res.json.id;
+  });
+  after(() => close());
+
+  test('with every slot taken by a hung upstream, the next execute gets 503 UPSTREAM_BUSY with Retry-After, not 429', async () => {
+    const slots = h.deps.registry.bySlug('github')!.max_concurrency!;
+    const before = fake.requests.length;
+    fake.failNext({ hang: true, times: slots, match: '/repos/ces-demo/widgets/issues' });
+    const hung: Array<Promise<InjectResult>> = [];
+    for (let i = 0; i < slots; i++) hung.push(list());
+    await waitFor('every slot to be taken', async () =>
+      fake.requests.length === before + slots ? true : undefined,
+    );
+    const res = await list();
+    assertError(res, 503, 'UPSTREAM_BUSY');
+    assert.equal(res.headers['retry-after'], '1');
+    assert.match(
+      res.json.message,
+      new RegExp(`This connector's ${slots} requests to GitHub are still in progress .* within 200 ms`),
+    );
+    assert.equal(fake.requests.length, before + slots, 'the queued request must not reach the upstream');
+    // Closing the fake ends the hung requests (with an upstream error, whatever it is); none may be a 5xx of ours.
+    await fake.close();
+    for (const done of await Promise.all(hung)) assert.notEqual(done.status, 500, done.body);
+  });
+});
