@@ -1,11 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { CoreDeps } from './core/context.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  installRequestGuards,
+  installServerGuards,
+  MAX_PARAM_LENGTH,
+} from './http/protocol-errors.ts';
+import { newRequestId } from './http/request-id.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -13,6 +21,8 @@ import { validatorCompiler } from './http/validation.ts';
 export interface AppDeps extends CoreDeps {
   logger: FastifyBaseLogger;
   bodyLimitBytes: number;
+  /** Requests per second per organization over authenticated routes (burst: twice as many); 0: no limit. */
+  requestsPerSecond: number;
   /** Readiness: resolves when the store answers. */
   ready: () => Promise<void>;
 }
@@ -25,20 +35,43 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** Builds the HTTP app from explicit dependencies; no listen(), no process.env. */
-export async function buildApp(deps: AppDeps): Promise<App> {
+/** Where the interactive API reference is served; its routes are public, like the OpenAPI document. */
+const DOCS_PREFIX = '/docs';
+
+/**
+ * Builds the HTTP app from explicit dependencies; no listen(), no process.env. `observe.onRoute` sees every
+ * route as it is added, plugin routes included (the auth test sweeps the real route table with it).
+ */
+export async function buildApp(
+  deps: AppDeps,
+  observe: { onRoute?: (route: RouteOptions) => void } = {},
+): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.bodyLimitBytes,
-    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    genReqId: newRequestId,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Every malformed request gets the one error body: Node's parser errors, the router's, a missing Host.
+    clientErrorHandler: clientErrorHandler(deps.logger),
+    frameworkErrors: frameworkErrorHandler,
+    http: { requireHostHeader: false },
     // Behind a proxy the operator sets this explicitly; never trust X-Forwarded-* by default.
     trustProxy: false,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  installServerGuards(app.server, deps.logger);
+
+  // An API description holds no tenant data, and SDK generators and agents read it before they have a token.
+  app.addHook('onRoute', (route) => {
+    if (route.url === DOCS_PREFIX || route.url.startsWith(`${DOCS_PREFIX}/`))
+      route.config = { ...route.config, auth: false };
+  });
+  if (observe.onRoute) app.addHook('onRoute', observe.onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
   // The API speaks JSON only; without this a text/plain body would reach validation as a string.
   app.removeContentTypeParser(['text/plain']);
+  installJsonBodyParser(app as unknown as FastifyInstance);
+  installRequestGuards(app as unknown as FastifyInstance);
   app.addSchema(ErrorBodySchema);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -61,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       security: [{ bearerAuth: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { docExpansion: 'list' } });
 
   installErrorHandling(app as unknown as FastifyInstance);
   installAuth(app as unknown as FastifyInstance, deps);

@@ -5,6 +5,7 @@ import { DefinitionRegistry } from './connectors/registry.ts';
 import { ConnectorRuntime } from './connectors/runtime/executor.ts';
 import { definitionLayouts } from './context-store/layout.ts';
 import { SyncWorker } from './context-store/worker.ts';
+import { TokenAttemptLimiter } from './core/tokens/attempt-limiter.ts';
 import { type Keyring, loadKeyring } from './security/keyring.ts';
 import { loadServerSecrets } from './security/server-secrets.ts';
 import { TokenService } from './security/tokens.ts';
@@ -44,7 +45,11 @@ export async function buildDeps(
   const now = options.now ?? (() => new Date());
   const keyring = loadKeyring(config.masterKeys, config.dataDir);
   const vault = new Vault(keyring.keys);
-  const { store, applied } = await openSqliteStore({ file: config.databaseFile, migrate: true });
+  const { store, applied } = await openSqliteStore({
+    file: config.databaseFile,
+    migrate: true,
+    search: config.search,
+  });
   try {
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
     await assertKeysMatch(store, keyring);
@@ -57,7 +62,11 @@ export async function buildDeps(
     const runtime = new ConnectorRuntime({
       cursorKey: secrets.cursorKey,
       upstreamOverrides: config.upstreamOverrides,
+      egressAllow: config.egressAllow,
       timeoutMs: config.upstreamTimeoutMs,
+      maxResponseBytes: config.upstreamMaxResponseBytes,
+      bufferBudgetBytes: config.upstreamBufferBytes,
+      queueWaitMs: config.upstreamQueueWaitMs,
       userAgent: 'ces/0.1',
     });
     const { rebuilt } = await store.contextStore.ensureLayouts(
@@ -90,6 +99,18 @@ export async function buildDeps(
       worker,
       syncs: worker,
       bodyLimitBytes: config.bodyLimitBytes,
+      quotas: {
+        workspacesPerOrganization: config.limits.workspacesPerOrganization,
+        connectorsPerOrganization: config.limits.connectorsPerOrganization,
+      },
+      requestsPerSecond: config.limits.requestsPerSecond,
+      tokenAttempts: new TokenAttemptLimiter(
+        {
+          perAddress: config.limits.tokenFailuresPerAddress,
+          perClient: config.limits.tokenFailuresPerClient,
+        },
+        () => now().getTime(),
+      ),
       ready: () => store.ping(),
       close: async () => {
         await worker.stop();

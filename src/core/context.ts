@@ -5,6 +5,13 @@ import type { TokenService } from '../security/tokens.ts';
 import type { Vault } from '../security/vault.ts';
 import type { Store } from '../store/port.ts';
 import { DomainError } from './errors.ts';
+import type { TokenAttemptLimiter } from './tokens/attempt-limiter.ts';
+
+/** Count limits per organization; 0 turns one off. */
+export interface OrganizationQuotas {
+  workspacesPerOrganization: number;
+  connectorsPerOrganization: number;
+}
 
 /** What every core verb may use. Built once in src/deps.ts. */
 export interface CoreDeps {
@@ -17,6 +24,9 @@ export interface CoreDeps {
   now: () => Date;
   /** The Context Store worker of this process, told when a connector's syncs become due. */
   syncs?: { notify(): void };
+  quotas: OrganizationQuotas;
+  /** Failed client-credential exchanges per client id and per source address (this process's own count). */
+  tokenAttempts: TokenAttemptLimiter;
 }
 
 /** Who is calling, resolved from the bearer token; every tenant-owned read is scoped by it. */

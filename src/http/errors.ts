@@ -11,6 +11,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
+  // The request's headers or body did not arrive within the server's timeouts (a slow or stalled client).
+  REQUEST_TIMEOUT: 408,
+  // An Expect header other than 100-continue.
+  EXPECTATION_FAILED: 417,
   UNAUTHENTICATED: 401,
   INVALID_CLIENT_CREDENTIALS: 401,
   FORBIDDEN: 403,
@@ -65,7 +69,7 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-function send(reply: FastifyReply, status: number, body: Omit<ErrorBody, 'request_id'>) {
+export function sendError(reply: FastifyReply, status: number, body: Omit<ErrorBody, 'request_id'>) {
   return reply
     .code(status)
     .type('application/json; charset=utf-8')
@@ -76,12 +80,13 @@ function fromDomainError(reply: FastifyReply, err: DomainError) {
   if (STATUS_BY_CODE[err.code] === 401) reply.header('www-authenticate', 'Bearer');
   if (err.retryAfter !== undefined)
     reply.header('retry-after', String(Math.max(0, Math.ceil(err.retryAfter))));
-  return send(reply, STATUS_BY_CODE[err.code], {
+  return sendError(reply, STATUS_BY_CODE[err.code], {
     ...(err.extra ?? {}),
     ...(err.retryAfter !== undefined ? { retry_after: Math.max(0, Math.ceil(err.retryAfter)) } : {}),
     message: err.message,
     code: err.code,
-    errors: err.errors,
+    // Every entry has the reference ApiError's four members, whichever layer built it.
+    errors: err.errors.map((e) => ({ ...e, field: e.field ?? null, details: e.details ?? null })),
   });
 }
 
@@ -119,6 +124,20 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   },
 };
 
+const CODE_BY_CLIENT_STATUS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  417: 'EXPECTATION_FAILED',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
+};
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof DomainError) return fromDomainError(reply, err);
@@ -128,35 +147,49 @@ export function installErrorHandling(app: FastifyInstance): void {
         .slice(0, 5)
         .map((e) => `${e.field} ${e.message}`)
         .join('; ');
-      return send(reply, 422, { message: `Invalid request: ${summary}.`, code: 'VALIDATION_ERROR', errors });
+      return sendError(reply, 422, {
+        message: `Invalid request: ${summary}.`,
+        code: 'VALIDATION_ERROR',
+        errors,
+      });
     }
     const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-    if (known) return send(reply, STATUS_BY_CODE[known.code], { ...known, errors: [] });
+    if (known) return sendError(reply, STATUS_BY_CODE[known.code], { ...known, errors: [] });
     if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
-      return send(reply, 400, { code: 'INVALID_JSON', message: 'The body is not valid JSON.', errors: [] });
+      return sendError(reply, 400, {
+        code: 'INVALID_JSON',
+        message: 'The body is not valid JSON.',
+        errors: [],
+      });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      request.log.info({ code: err.code }, 'client error from the framework');
-      return send(reply, err.statusCode, {
-        code: 'VALIDATION_ERROR',
+      // A plugin's client error (the docs' static files: a bad path, an unsatisfiable range): a code of ours
+      // whose status is the one the table gives it, so code and status always agree.
+      const code = CODE_BY_CLIENT_STATUS[err.statusCode] ?? 'BAD_REQUEST';
+      request.log.info({ code: err.code, status: err.statusCode }, 'client error from the framework');
+      return sendError(reply, STATUS_BY_CODE[code], {
+        code,
         message: 'The request was rejected.',
         errors: [],
       });
     }
     // A 5xx never echoes an internal message.
     request.log.error({ err }, 'unhandled error');
-    return send(reply, 500, {
+    return sendError(reply, 500, {
       code: 'INTERNAL_ERROR',
       message: 'Internal server error. Quote the request_id when reporting it.',
       errors: [],
     });
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, {
+  app.setNotFoundHandler((request, reply) => {
+    // Echo enough of the path to recognise it, never a client's kilobytes.
+    const path = request.url.split('?')[0] ?? '';
+    const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+    return sendError(reply, 404, {
       code: 'ROUTE_NOT_FOUND',
-      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+      message: `No route ${request.method} ${shown}.`,
       errors: [],
-    }),
-  );
+    });
+  });
 }

@@ -31,7 +31,8 @@ export function withErrors(
   extra: number[] = [],
 ): Record<number, TSchema> {
   const out: Record<number, TSchema> = { ...responses };
-  for (const status of [400, 401, 403, 404, 413, 415, 422, 500, ...extra])
+  // 429: every authenticated route counts against its organization's request rate.
+  for (const status of [400, 401, 403, 404, 413, 415, 422, 429, 500, ...extra])
     out[status] = Type.Ref('ApiErrorResponse');
   return out;
 }
@@ -88,6 +89,17 @@ export const ConnectorSchema = Type.Object({
 
 export const DeletedSchema = Type.Object({ id: Uuid, deleted_at: Type.String({ format: 'date-time' }) });
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+/**
+ * A connector's credentials: the definition decides the fields (core checks them), this bounds each value. A
+ * credential travels in a header, and a header of many kilobytes is refused by the provider (a 431 that would
+ * reach the client as a 502); no real token comes near 8 KiB.
+ */
+export const CREDENTIAL_VALUE_MAX_LENGTH = 8192;
+export const Credentials = () =>
+  Type.Record(Type.String({ maxLength: 100 }), Type.Unknown({ maxLength: CREDENTIAL_VALUE_MAX_LENGTH }), {
+    maxProperties: 50,
+  });
 
 /** A free-form JSON object (typed as a record, so handlers can pass it on without casts). */
 export const JsonObject = (maxProperties = 100) =>

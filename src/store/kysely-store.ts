@@ -198,6 +198,14 @@ export class KyselyStore implements Store {
       const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
       return { active: count('active'), inactive: count('inactive') };
     },
+    count: async (organizationId) => {
+      const row = await this.db
+        .selectFrom('workspaces')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     update: async (organizationId, id, patch) => {
       const set: Partial<Database['workspaces']> = { updated_at: patch.now };
       if (patch.name !== undefined) set.name = patch.name;
@@ -309,6 +317,14 @@ export class KyselyStore implements Store {
       if (filter.definitionId) q = q.where('c.definition_id', '=', filter.definitionId);
       const rows = await q.orderBy('c.created_at').orderBy('c.id').execute();
       return rows.map((r) => KyselyStore.toConnector(r as never));
+    },
+    count: async (organizationId) => {
+      const row = await this.db
+        .selectFrom('connectors')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     update: async (organizationId, id, patch: ConnectorPatch) => {
       const set: Partial<Database['connectors']> = { updated_at: patch.now };

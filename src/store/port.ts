@@ -125,6 +125,8 @@ export interface WorkspacesRepo {
   getByName(organizationId: string, name: string): Promise<Workspace | undefined>;
   list(organizationId: string, query: WorkspaceListQuery): Promise<Workspace[]>;
   stats(organizationId: string): Promise<{ active: number; inactive: number }>;
+  /** How many workspaces the organization has (its quota). */
+  count(organizationId: string): Promise<number>;
   update(
     organizationId: string,
     id: string,
@@ -138,6 +140,8 @@ export interface ConnectorsRepo {
   create(connector: NewConnector): Promise<void>;
   get(organizationId: string, id: string): Promise<Connector | undefined>;
   list(organizationId: string, filter: { workspaceId?: string; definitionId?: string }): Promise<Connector[]>;
+  /** How many connectors the organization has, all workspaces together (its quota). */
+  count(organizationId: string): Promise<number>;
   update(organizationId: string, id: string, patch: ConnectorPatch): Promise<boolean>;
   delete(organizationId: string, id: string): Promise<boolean>;
   /** The execute path: the connector and its encrypted credentials in one read. */
@@ -344,7 +348,10 @@ export interface ContextStoreRepo {
   releaseOwner(owner: string): Promise<number>;
   /**
    * One page of a search over a connector's index, compiled by the adapter for its own SQL dialect; only rows
-   * of the organization's connector. Each row's `data` is the record's stored JSON text.
+   * of the organization's connector. Each row's `data` is the record's stored JSON text. Runs off the request
+   * path's thread where the adapter can, taking turns fairly across organizations, and within the configured
+   * time budget: SEARCH_TIMEOUT when it ran past it (the database work has stopped), SERVER_BUSY (Retry-After)
+   * when it could not start in time; INVALID_QUERY before anything runs.
    */
   search(
     organizationId: string,

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
 import { decodeJwt, SignJWT } from 'jose';
 import { createApplication } from '../../src/core/admin/applications.ts';
+import { installAuth } from '../../src/http/auth.ts';
+import { installErrorHandling } from '../../src/http/errors.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
-import { assertError, type RouteInfo, registeredRoutes } from './assertions.ts';
+import { assertError, type RouteInfo } from './assertions.ts';
+import { appRoutes } from './route-table.ts';
 
 /** Every route that needs a bearer token, as routes/index.ts registers them. */
 const EXPECTED_AUTHENTICATED = [
@@ -26,11 +30,21 @@ const EXPECTED_AUTHENTICATED = [
   'DELETE /api/v1/workspaces/:workspace_id',
 ].sort();
 
+/**
+ * The routes that answer without a token: health, the token endpoint, and the API description (the OpenAPI
+ * document and the docs UI, which holds no tenant data and is read by SDK generators before they have a token).
+ */
 const EXPECTED_PUBLIC = [
   'GET /healthz',
   'GET /readyz',
   'GET /api/v1/openapi.json',
   'POST /api/v1/account/applications/token',
+  'GET /docs',
+  'GET /docs/static/*',
+  'GET /docs/json',
+  'GET /docs/yaml',
+  'GET /docs/static/index.html',
+  'GET /docs/static/swagger-initializer.js',
 ].sort();
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
@@ -39,13 +53,15 @@ describe('authentication of every private route', () => {
   let h: Harness;
   let token: string;
   let applicationId: string;
+  let all: RouteInfo[];
   let authRoutes: RouteInfo[];
 
   before(async () => {
     h = await startHarness();
     token = await h.token();
     applicationId = String(decodeJwt(token).sub);
-    authRoutes = registeredRoutes(h.deps).filter((r) => r.auth);
+    all = await appRoutes(h.deps);
+    authRoutes = all.filter((r) => r.auth);
   });
   after(() => h.close());
 
@@ -77,7 +93,6 @@ describe('authentication of every private route', () => {
   };
 
   test('the route table has exactly the expected private and public routes', () => {
-    const all = registeredRoutes(h.deps);
     const key = (r: RouteInfo) => `${r.method} ${r.url}`;
     assert.deepEqual(
       all
@@ -237,5 +252,38 @@ describe('authentication of every private route', () => {
     });
     assert.equal(tok.status, 200, tok.body);
     assert.equal(typeof tok.json.access_token, 'string');
+
+    // The docs UI and its copies of the document are public too, and describe the API without tenant data.
+    const ui = await h.inject({ method: 'GET', url: '/docs' });
+    assert.equal(ui.status, 200, ui.body);
+    assert.match(String(ui.headers['content-type']), /^text\/html/);
+    const json = await h.inject({ method: 'GET', url: '/docs/json' });
+    assert.equal(json.status, 200, json.body);
+    assert.equal(json.json.openapi, '3.1.0');
+    assert.ok(!json.body.includes(h.boot.organization_id), 'the API description names an organization');
+  });
+
+  test('a route outside /api/v1 needs a token unless it is marked public', async () => {
+    // The policy is the route's own mark, not its prefix: a route added anywhere is private by default.
+    const app = Fastify();
+    installErrorHandling(app);
+    installAuth(app, h.deps);
+    app.get('/elsewhere', async () => ({ ok: true }));
+    app.get('/elsewhere/public', { config: { auth: false } }, async () => ({ ok: true }));
+    try {
+      const denied = await app.inject({ method: 'GET', url: '/elsewhere' });
+      assert.equal(denied.statusCode, 401, denied.body);
+      assert.equal(denied.json().code, 'UNAUTHENTICATED');
+      const allowed = await app.inject({
+        method: 'GET',
+        url: '/elsewhere',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(allowed.statusCode, 200, allowed.body);
+      const open = await app.inject({ method: 'GET', url: '/elsewhere/public' });
+      assert.equal(open.statusCode, 200, open.body);
+    } finally {
+      await app.close();
+    }
   });
 });

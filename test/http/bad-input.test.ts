@@ -166,6 +166,43 @@ describe('bad input', () => {
     await stillServing();
   });
 
+  test('JSON nested deeper than 64 levels is 422 before anything walks it; 64 levels are parsed', async () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    // The roomy harness: 10,000 levels are 20 kB, past the main harness's body limit.
+    const roomyPost = (url: string, t: string | undefined, body: string) =>
+      roomy.inject({ method: 'POST', url, body, ...(t ? { token: t } : {}) });
+    for (const { url, token: t } of [
+      { url: TOKEN_URL, token: undefined },
+      { url: SCOPED_URL, token: roomyToken },
+    ]) {
+      // 10,000 levels overflowed the stack of the recursive code behind the parser (a 500), past ~1,900.
+      for (const levels of [65, 10_000]) {
+        const res = await roomyPost(url, t, `{"client_id":${deep(levels - 1)},"workspace_name":"d"}`);
+        assertError(res, 422, 'VALIDATION_ERROR');
+        assert.deepEqual(res.json.errors, [
+          {
+            field: 'body',
+            message: 'is nested deeper than 64 levels',
+            error_code: 'max_depth',
+            details: { max_depth: 64 },
+          },
+        ]);
+      }
+      const at = await roomyPost(url, t, `{"client_id":${deep(63)},"workspace_name":${deep(63)}}`);
+      assertError(at, 422, 'VALIDATION_ERROR');
+      assert.notEqual(at.json.errors[0].error_code, 'max_depth', at.body);
+    }
+    await stillServing();
+  });
+
+  test('a lone UTF-16 surrogate escape is 422; a surrogate pair is text', async () => {
+    const res = await post(SCOPED_URL, token, '{"workspace_name":"a\\ud800b"}');
+    assertError(res, 422, 'VALIDATION_ERROR');
+    assert.equal(res.json.errors[0].error_code, 'invalid_unicode');
+    const pair = await post(SCOPED_URL, token, '{"workspace_name":"smile \\ud83d\\ude00"}');
+    assert.equal(pair.status, 200, pair.body);
+  });
+
   test('an unknown route is 404 ROUTE_NOT_FOUND, with or without a token', async () => {
     const cases: Array<{ method: 'GET' | 'POST' | 'DELETE'; url: string; token?: string; body?: unknown }> = [
       { method: 'GET', url: '/nope' },

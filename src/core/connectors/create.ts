@@ -4,6 +4,7 @@ import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess, isoNow } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { assertUnderQuota } from '../quotas.ts';
 import { type ConnectorView, startContextStore, viewOf } from './context-store.ts';
 import { resolveDefinition } from './lookup.ts';
 import { validateReplicationConfig } from './replication-config.ts';
@@ -30,27 +31,41 @@ export async function createConnector(
   const def = resolveDefinition(deps, input);
   const credentials = resolveCredentials(def, input.credentials);
   const replicationConfig = validateReplicationConfig(def, input.replication_config);
+  // Also before the live check, so an organization at its limit costs no upstream call.
+  await assertConnectorQuota(deps, deps.store, ctx.organizationId);
   const id = randomUUID();
   // The check may have refreshed an OAuth2 grant (rotating a single-use refresh token): store what it used.
   const checked = await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
 
   const now = isoNow(deps);
-  await deps.store.connectors.create({
-    id,
-    organization_id: ctx.organizationId,
-    workspace_id: workspace.id,
-    definition_id: def.id,
-    connector_type: def.slug,
-    name: input.name?.trim() || `${def.name} - ${id}`,
-    replication_config: replicationConfig,
-    credential_option: checked.option,
-    credentials: deps.vault.encrypt(JSON.stringify(checked), connectorAad(ctx.organizationId, id)),
-    now,
+  // Count and insert in one transaction: exact on SQLite (its transactions take the write lock first); on
+  // PostgreSQL's read committed, creations racing each other could pass the limit by their number.
+  await deps.store.transaction(async (tx) => {
+    await assertConnectorQuota(deps, tx, ctx.organizationId);
+    await tx.connectors.create({
+      id,
+      organization_id: ctx.organizationId,
+      workspace_id: workspace.id,
+      definition_id: def.id,
+      connector_type: def.slug,
+      name: input.name?.trim() || `${def.name} - ${id}`,
+      replication_config: replicationConfig,
+      credential_option: checked.option,
+      credentials: deps.vault.encrypt(JSON.stringify(checked), connectorAad(ctx.organizationId, id)),
+      now,
+    });
   });
   const created = await deps.store.connectors.get(ctx.organizationId, id);
   if (!created) throw new Error('connector vanished right after insert');
   await startContextStore(deps, created, def);
   return viewOf(deps, created);
+}
+
+async function assertConnectorQuota(deps: CoreDeps, store: CoreDeps['store'], organizationId: string) {
+  const limit = deps.quotas.connectorsPerOrganization;
+  if (limit <= 0) return;
+  const count = await store.connectors.count(organizationId);
+  assertUnderQuota(count, limit, 'connectors', 'CES_MAX_CONNECTORS_PER_ORGANIZATION');
 }
 
 async function resolveWorkspace(deps: CoreDeps, ctx: RequestContext, name: string | undefined) {

@@ -2,6 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { DomainError } from '../errors.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
 addFormats.default(ajv);
@@ -16,6 +17,20 @@ export function validateReplicationConfig(def: ConnectorDefinition, input: unkno
   if (!validate) {
     validate = ajv.compile(def.replication_config as object);
     compiled.set(def, validate);
+  }
+  // Before anything recursive (structuredClone, Ajv) sees the value: deep enough input overflows their stack.
+  if (jsonDepthExceeds(input, MAX_JSON_DEPTH)) {
+    const message = `is nested deeper than ${MAX_JSON_DEPTH} levels`;
+    throw new DomainError('VALIDATION_ERROR', `Invalid replication_config: ${message}.`, {
+      errors: [
+        {
+          field: 'replication_config',
+          message,
+          error_code: 'max_depth',
+          details: { max_depth: MAX_JSON_DEPTH },
+        },
+      ],
+    });
   }
   const value = structuredClone(input ?? {}) as Record<string, unknown>;
   if (validate(value)) return value;

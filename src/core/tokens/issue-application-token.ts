@@ -7,6 +7,8 @@ export interface ApplicationTokenInput {
   client_secret: string;
   /** Value of the X-Organization-Id header, when given. */
   organizationId?: string;
+  /** Where the request came from, for the failed-attempt limit per address (absent: an in-process caller). */
+  sourceAddress?: string;
 }
 
 export interface ApplicationTokenResult {
@@ -20,18 +22,32 @@ const badCredentials = () =>
   new DomainError('INVALID_CLIENT_CREDENTIALS', 'Invalid client_id or client_secret.');
 
 export async function issueApplicationToken(
-  deps: Pick<CoreDeps, 'store' | 'tokens' | 'secrets'>,
+  deps: Pick<CoreDeps, 'store' | 'tokens' | 'secrets' | 'tokenAttempts'>,
   input: ApplicationTokenInput,
 ): Promise<ApplicationTokenResult> {
+  // Before the secret is looked at: a throttled guess must learn nothing, not even whether it was right.
+  const wait = deps.tokenAttempts.retryAfter(input.client_id, input.sourceAddress);
+  if (wait > 0) {
+    throw new DomainError(
+      'RATE_LIMITED',
+      `Too many failed token requests for this client_id or from this address; retry in ${wait} s.`,
+      { retryAfter: wait },
+    );
+  }
+  const failed = () => {
+    deps.tokenAttempts.recordFailure(input.client_id, input.sourceAddress);
+    return badCredentials();
+  };
   const app = await deps.store.applications.findByClientIdForLogin(input.client_id);
   if (!app) {
     // Hash anyway so an unknown client_id costs the same time as a wrong secret.
     hashClientSecret(deps.secrets.clientSecretPepper, input.client_secret);
-    throw badCredentials();
+    throw failed();
   }
   if (!verifyClientSecret(deps.secrets.clientSecretPepper, input.client_secret, app.secret_hash)) {
-    throw badCredentials();
+    throw failed();
   }
+  deps.tokenAttempts.recordSuccess(input.client_id, input.sourceAddress);
 
   const orgIds = await deps.store.accounts.organizationIds(app.account_id);
   let organizationId: string;

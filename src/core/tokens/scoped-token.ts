@@ -5,7 +5,7 @@ import { ensureWorkspace } from '../workspaces/ensure.ts';
 
 /** As the reference service does, minting a scoped token creates its workspace when it does not exist yet. */
 export async function issueScopedToken(
-  deps: Pick<CoreDeps, 'store' | 'tokens' | 'now'>,
+  deps: Pick<CoreDeps, 'store' | 'tokens' | 'now' | 'quotas'>,
   ctx: RequestContext,
   input: { workspace_name: string },
 ): Promise<{ token: string }> {
@@ -15,6 +15,7 @@ export async function issueScopedToken(
     ctx.organizationId,
     input.workspace_name,
     isoNow(deps),
+    deps.quotas.workspacesPerOrganization,
   );
   const { token } = await deps.tokens.issue({
     kind: 'scoped',

@@ -37,6 +37,8 @@ export function register(app: App, deps: CoreDeps) {
       issueApplicationToken(deps, {
         client_id: request.body.client_id,
         client_secret: request.body.client_secret,
+        // The socket's address: X-Forwarded-For is client-chosen unless the operator configures a trusted proxy.
+        sourceAddress: request.ip,
         ...(request.headers['x-organization-id']
           ? { organizationId: request.headers['x-organization-id'] }
           : {}),

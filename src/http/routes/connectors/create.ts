@@ -4,7 +4,7 @@ import { createConnector } from '../../../core/connectors/create.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, JsonObject, Name, ShortText, withErrors } from '../../schemas.ts';
+import { ConnectorSchema, Credentials, JsonObject, Name, ShortText, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
   {
@@ -14,7 +14,7 @@ const Body = Type.Object(
     definition_id: Type.Optional(Type.String({ format: 'uuid' })),
     connector_type: Type.Optional(ShortText(100)),
     name: Type.Optional(ShortText(200)),
-    credentials: JsonObject(50),
+    credentials: Credentials(),
     replication_config: Type.Optional(JsonObject(100)),
   },
   { additionalProperties: false },

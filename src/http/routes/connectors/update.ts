@@ -4,13 +4,13 @@ import { updateConnector } from '../../../core/connectors/update.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, IdParams, JsonObject, ShortText, withErrors } from '../../schemas.ts';
+import { ConnectorSchema, Credentials, IdParams, JsonObject, ShortText, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
   {
     name: Type.Optional(ShortText(200)),
     replication_config: Type.Optional(JsonObject(100)),
-    credentials: Type.Optional(JsonObject(50)),
+    credentials: Type.Optional(Credentials()),
   },
   { additionalProperties: false },
 );
@@ -21,7 +21,8 @@ export function register(app: App, deps: CoreDeps) {
     {
       schema: {
         tags: ['Connectors'],
-        summary: 'Rename, change replication_config, or rotate credentials (validated and checked first)',
+        summary:
+          'Rename, change replication_config, or rotate credentials (validated and checked first); moving the destination of the credentials needs them again',
         params: IdParams,
         body: Body,
         response: withErrors({ 200: ConnectorSchema }, [424, 429, 502, 504]),

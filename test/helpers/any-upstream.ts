@@ -1,0 +1,78 @@
+import { DefinitionRegistry } from '../../src/connectors/registry.ts';
+import { type RecordingServer, startRecordingServer } from '../fakes/shared/server.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+/**
+ * Credentials and replication_config that pass each definition's shape checks, for connectors whose upstream is
+ * the catch-all server below. No value here is a real credential.
+ */
+const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config?: unknown }> = {
+  github: {
+    credentials: { personal_access_token: 'ghp_fuzz_not_a_real_token' },
+    replication_config: { repositories: ['fuzz/repo'] },
+  },
+  'zendesk-support': {
+    credentials: { email: 'fuzz@example.com', api_token: 'zd-fuzz-not-real', subdomain: 'fuzz' },
+  },
+  gong: { credentials: { access_key: 'fuzz-key', access_key_secret: 'fuzz-secret-not-real' } },
+};
+
+export interface AnyUpstreamHarness {
+  h: Harness;
+  upstream: RecordingServer;
+  token: string;
+  /** One connector per definition, by slug. */
+  connectors: Map<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A harness whose every connector type points at one catch-all upstream (a real node:http server answering every
+ * request 200 `{}`), with a connector of every definition. It follows no provider: it exists so that what ces
+ * does with a client's input can be exercised on every entity and action without a provider's fake deciding
+ * which requests are valid. `env` adds to the harness's configuration.
+ */
+export async function startWithAnyUpstream(env: Record<string, string> = {}): Promise<AnyUpstreamHarness> {
+  const upstream = await startRecordingServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  let h: Harness | undefined;
+  try {
+    const slugs = DefinitionRegistry.default()
+      .all()
+      .map((d) => d.slug);
+    const overrides = Object.fromEntries(slugs.map((slug) => [slug, upstream.origin]));
+    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify(overrides), ...env });
+    const token = await h.token();
+    const connectors = new Map<string, string>();
+    for (const def of h.deps.registry.all()) {
+      const input = CONNECTOR_INPUT[def.slug];
+      if (!input) throw new Error(`no test connector input for the ${def.slug} definition; add one here`);
+      const res = await h.inject({
+        method: 'POST',
+        url: '/api/v1/integrations/connectors',
+        token,
+        body: { workspace_name: 'default', definition_id: def.id, name: `fuzz ${def.slug}`, ...input },
+      });
+      if (res.status !== 200)
+        throw new Error(`creating the ${def.slug} connector: ${res.status} ${res.body}`);
+      connectors.set(def.slug, res.json.id);
+    }
+    const harness = h;
+    return {
+      h: harness,
+      upstream,
+      token,
+      connectors,
+      close: async () => {
+        await harness.close();
+        await upstream.close();
+      },
+    };
+  } catch (err) {
+    await h?.close();
+    await upstream.close();
+    throw err;
+  }
+}
