@@ -34,6 +34,7 @@ import { compileSearch, SEARCH_LIMITS } from '../src/context-store/query.ts';
 import {
   analyzeIndexTableSql,
   ftsFillSql,
+  indexRowInsertSql,
   registerSearchFunctions,
 } from '../src/store/sqlite/context-index.ts';
 import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
@@ -196,18 +197,8 @@ function fill(dbFile: string, layout: EntityLayout, connectorId: string) {
       )
       .get(connectorId) as { connector_key: number; generation: number };
     const fields = [...layout.fields.values()];
-    const columns = [
-      'connector_key',
-      'record_key',
-      'data',
-      'sync_generation',
-      'synced_at',
-      ...fields.map((f) => f.column),
-    ];
     const table = quoteIdent(layout.table);
-    const insert = db.prepare(
-      `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    );
+    const insert = db.prepare(indexRowInsertSql(layout));
     const ftsFill = db.prepare(ftsFillSql(layout)!);
     const last = db.prepare(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${table}`);
     const renderer = new Renderer('https://api.github.com');

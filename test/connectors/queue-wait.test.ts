@@ -3,9 +3,9 @@
 // connector is busy, no rate limit was reached, so it is not a 429.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { parseDefinition } from '../../src/connectors/load.ts';
 import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
 import { DomainError } from '../../src/core/errors.ts';
+import { faultyDefinition } from '../fakes/faulty/definition.ts';
 import { type FaultyServer, startFaultyServer } from '../fakes/faulty/index.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
@@ -14,38 +14,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { assertError } from '../http/assertions.ts';
 
 /** One slot per connector, three attempts: a deadline of 3 × timeoutMs, far longer than the queue budget. */
-const DEF = parseDefinition(
-  `
-id: 5d1c3b7a-2f4e-4a6b-8c9d-0e1f2a3b4c5d
-slug: faulty
-name: Faulty
-icon_url: https://faulty.example/icon.svg
-support_level: none
-documentation_url: https://faulty.example/docs
-base_url: https://api.faulty.example
-credential_options:
-  - title: Token
-    description: Bearer token.
-    fields:
-      token: { type: string, title: Token, description: The token., secret: true }
-    required: [token]
-    auth: { type: bearer, token: "{token}" }
-check: { method: GET, path: /me }
-replication_config: { type: object, properties: {} }
-max_concurrency: 1
-retry: { max_attempts: 3 }
-entities:
-  - name: items
-    description: Items.
-    primary_key: [id]
-    actions:
-      list:
-        description: All items.
-        request: { method: GET, path: /items }
-        record_selector: [items]
-`,
-  'faulty.yaml',
-);
+const DEF = faultyDefinition('max_concurrency: 1\nretry: { max_attempts: 3 }');
 
 function busy(check: (err: DomainError) => void) {
   return (err: unknown) => {

@@ -3,64 +3,18 @@
 // so the retry schedule is asserted exactly and no test sleeps for seconds.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { parseDefinition } from '../../src/connectors/load.ts';
 import { ConnectorRuntime, type ExecuteInput } from '../../src/connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../src/connectors/schema.ts';
 import { DomainError } from '../../src/core/errors.ts';
+import { faultyDefinition } from '../fakes/faulty/definition.ts';
 import { type FaultyServer, startFaultyServer } from '../fakes/faulty/index.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 
 const TOKEN = 'planted-tok_9f8e7d6c5b4a';
 const CREDENTIALS = { option: 'Token', values: { token: TOKEN } };
 
-/** `extra` is spliced in at the top level (retry, limits). */
-function definition(extra = ''): ConnectorDefinition {
-  const yaml = `
-id: 7c0e4d52-5b7a-4f55-9d0e-3a1f2b4c6d8e
-slug: faulty
-name: Faulty
-icon_url: https://faulty.example/icon.svg
-support_level: none
-documentation_url: https://faulty.example/docs
-base_url: https://api.faulty.example
-credential_options:
-  - title: Token
-    description: Bearer token.
-    fields:
-      token: { type: string, title: Token, description: The token., secret: true }
-    required: [token]
-    auth: { type: bearer, token: "{token}" }
-check: { method: GET, path: /me }
-replication_config: { type: object, properties: {} }
-errors:
-  expose_body_keys: [message]
-${extra}
-entities:
-  - name: items
-    description: Items.
-    primary_key: [id]
-    actions:
-      list:
-        description: All items.
-        request: { method: GET, path: /items }
-        record_selector: [items]
-      create:
-        description: New item.
-        params:
-          title: { type: string, required: true, description: Title. }
-        request: { method: POST, path: /items }
-      api_search:
-        description: Read-only search sent as a POST.
-        params:
-          query: { type: string, required: true, description: Query. }
-        request: { method: POST, path: /search, idempotent: true }
-        record_selector: [items]
-`;
-  return parseDefinition(yaml, 'faulty.yaml');
-}
-
 // max_concurrency 1 makes a leaked slot visible: the next request would wait and fail.
-const DEF = definition(`
+const DEF = faultyDefinition(`
 retry: { max_attempts: 3, initial_delay_ms: 100, max_delay_ms: 1000, max_retry_after_ms: 5000 }
 max_concurrency: 1
 `);
@@ -332,7 +286,7 @@ describe('per-connector limits', () => {
   afterEach(() => assert.deepEqual(fake.unexpected, []));
 
   it('keeps at most max_concurrency requests of one connector in flight', async () => {
-    const def = definition('max_concurrency: 2');
+    const def = faultyDefinition('max_concurrency: 2');
     const rt = runtime();
     try {
       fake.script({ ...OK, delayMs: 40 }, 6);
@@ -349,7 +303,7 @@ describe('per-connector limits', () => {
   });
 
   it('fails with UPSTREAM_BUSY when no slot frees up before the deadline', async () => {
-    const def = definition('max_concurrency: 1\nretry: { max_attempts: 1 }');
+    const def = faultyDefinition('max_concurrency: 1\nretry: { max_attempts: 1 }');
     const rt = runtime(1200);
     try {
       fake.script({ kind: 'hang' });
@@ -370,7 +324,7 @@ describe('per-connector limits', () => {
   });
 
   it('holds a connector to its declared rate_limit, waiting for a token within the deadline', async () => {
-    const def = definition('rate_limit: { requests: 2, per_seconds: 1 }');
+    const def = faultyDefinition('rate_limit: { requests: 2, per_seconds: 1 }');
     clock = new FakeClock(() => 1_000_000); // frozen: only the runtime's own waits move time
     const rt = runtime();
     try {
@@ -388,7 +342,7 @@ describe('per-connector limits', () => {
   });
 
   it('refuses without asking the upstream when the token would come after the deadline', async () => {
-    const def = definition('rate_limit: { requests: 2, per_seconds: 60 }');
+    const def = faultyDefinition('rate_limit: { requests: 2, per_seconds: 60 }');
     clock = new FakeClock(() => 1_000_000);
     const rt = runtime();
     try {

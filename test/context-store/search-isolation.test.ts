@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { columnValue, definitionLayouts, quoteIdent, recordKey } from '../../src/context-store/layout.ts';
 import { searchContextStore } from '../../src/core/connectors/context-store.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import { ftsFillSql } from '../../src/store/sqlite/context-index.ts';
+import { ftsFillSql, indexRowInsertSql } from '../../src/store/sqlite/context-index.ts';
 import { entityState } from '../helpers/context-store.ts';
 import {
   createGithubConnector,
@@ -70,14 +70,6 @@ function addIssues(h: Harness, connectorId: string, n: number) {
   const def = h.deps.registry.byId(GITHUB_DEFINITION_ID)!;
   const layout = definitionLayouts(def).find((l) => l.entity === 'issues')!;
   const fields = [...layout.fields.values()];
-  const columns = [
-    'connector_key',
-    'record_key',
-    'data',
-    'sync_generation',
-    'synced_at',
-    ...fields.map((f) => f.column),
-  ];
   const db = new Database(dbFile(h));
   db.pragma('busy_timeout = 5000');
   try {
@@ -86,9 +78,7 @@ function addIssues(h: Harness, connectorId: string, n: number) {
       .pluck()
       .get(connectorId);
     const table = quoteIdent(layout.table);
-    const insert = db.prepare(
-      `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    );
+    const insert = db.prepare(indexRowInsertSql(layout));
     const body = 'zzq '.repeat(1000);
     const labels = Array.from({ length: 30 }, (_, i) => ({ name: `label ${i}`, color: 'ededed' }));
     db.transaction(() => {

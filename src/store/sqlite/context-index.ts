@@ -79,6 +79,25 @@ export function indexTableDdl(layout: EntityLayout): string[] {
  * Indexes, for full-text search, the rows inserted after row id `?`: run once after a batch of inserts, in the
  * same transaction, with the largest row id the table had before the batch. Undefined: nothing full-text.
  */
+/** The columns of an index row, in the order every insert of one binds them. */
+export function indexRowColumns(layout: EntityLayout): string[] {
+  const b = BASE_COLUMNS;
+  return [
+    b.connectorKey,
+    b.key,
+    b.data,
+    b.generation,
+    b.syncedAt,
+    ...[...layout.fields.values()].map((f) => f.column),
+  ];
+}
+
+/** A plain insert of one index row (`indexRowColumns` order); the writer adds its own conflict handling. */
+export function indexRowInsertSql(layout: EntityLayout): string {
+  const cols = indexRowColumns(layout);
+  return `INSERT INTO ${quoteIdent(layout.table)} (${cols.map(quoteIdent).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+}
+
 export function ftsFillSql(layout: EntityLayout): string | undefined {
   const fields = [...layout.fields.values()].filter((f) => f.fullText).map((f) => quoteIdent(f.column));
   if (!layout.ftsTable || fields.length === 0) return undefined;

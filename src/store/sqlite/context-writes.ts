@@ -9,7 +9,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
 import type { EntitySyncStatus, NextPass, SyncCheckpoint } from '../port.ts';
-import { analyzeIndexTableSql, ftsFillSql } from './context-index.ts';
+import { analyzeIndexTableSql, ftsFillSql, indexRowColumns, indexRowInsertSql } from './context-index.ts';
 
 /** The sync a write belongs to: it is written only while `lease_owner` still holds it. */
 export interface LeaseRef {
@@ -129,16 +129,9 @@ export class ContextStoreWrites {
     if (cached && cached.hash === layout.hash) return cached.write;
     const table = quoteIdent(layout.table);
     const b = BASE_COLUMNS;
-    const cols = [
-      b.connectorKey,
-      b.key,
-      b.data,
-      b.generation,
-      b.syncedAt,
-      ...[...layout.fields.values()].map((f) => f.column),
-    ];
+    const cols = indexRowColumns(layout);
     const seen = this.raw.prepare(
-      `INSERT INTO ${table} (${cols.map(quoteIdent).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+      `${indexRowInsertSql(layout)}
        ON CONFLICT (${b.connectorKey}, ${b.key}) DO UPDATE SET ${b.generation} = excluded.${b.generation},
          ${b.syncedAt} = excluded.${b.syncedAt}
        WHERE ${b.data} IS excluded.${b.data}`,

@@ -13,6 +13,7 @@ import {
 import { compileCount, compileSearch } from '../../../src/context-store/query.ts';
 import {
   ftsFillSql,
+  indexRowInsertSql,
   indexTableDdl,
   registerSearchFunctions,
 } from '../../../src/store/sqlite/context-index.ts';
@@ -222,21 +223,11 @@ export function insertRecord(
   generation = 1,
 ): void {
   const fields = [...layout.fields.values()];
-  const columns = [
-    'connector_key',
-    'record_key',
-    'data',
-    'sync_generation',
-    'synced_at',
-    ...fields.map((f) => f.column),
-  ];
   // As the store writes a batch: rows first, then their full-text entries in one statement.
   const before = (
     db.prepare(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${quoteIdent(layout.table)}`).get() as { m: number }
   ).m;
-  db.prepare(
-    `INSERT INTO ${quoteIdent(layout.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-  ).run(
+  db.prepare(indexRowInsertSql(layout)).run(
     connectorKey,
     recordKey(layout, record),
     JSON.stringify(record),
