@@ -314,7 +314,7 @@ export class ContextStoreWrites {
             }
           ).m
         : 0;
-      for (const row of page.rows) {
+      for (const row of lastOfEachKey(page.rows)) {
         row[0] = key;
         upsert(row);
       }
@@ -383,4 +383,16 @@ export class ContextStoreWrites {
     this.forgetStatements();
     return true;
   }
+}
+
+/**
+ * A provider can send one record twice in a batch (a page boundary that shifts during a pass). Writing the second
+ * copy over a row this batch inserted fires the full-text update trigger, which deletes an entry the batch's fill
+ * has not made yet: that corrupts an external-content FTS5 index ("database disk image is malformed" on every
+ * later write). Only the last copy of each key is written, as the provider's latest word.
+ */
+function lastOfEachKey(rows: unknown[][]): unknown[][] {
+  const last = new Map<unknown, number>();
+  for (const [i, row] of rows.entries()) last.set(row[1], i);
+  return last.size === rows.length ? rows : rows.filter((row, i) => last.get(row[1]) === i);
 }

@@ -1,0 +1,77 @@
+// A provider may send one record twice within a batch (a page boundary that shifts during a pass, a fake with
+// colliding ids). The second write of a row the batch itself inserted used to fire the full-text update trigger
+// for an entry the batch's fill had not made yet, which corrupts SQLite's external-content FTS5 index: every
+// later write of the entity then failed with "database disk image is malformed".
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { definitionLayouts } from '../../src/context-store/layout.ts';
+import type { SyncJob } from '../../src/store/port.ts';
+import {
+  createGithubConnector,
+  GITHUB_DEFINITION_ID,
+  type Harness,
+  startWithGithub,
+} from '../helpers/github.ts';
+
+describe('a batch holding one record twice', () => {
+  let h: Harness;
+  let close: () => Promise<unknown>;
+
+  before(async () => {
+    ({ h, close } = await startWithGithub(undefined, { CES_SYNC_ENABLED: 'false' }));
+  });
+  after(() => close());
+
+  test('keeps the last copy, and the full-text index stays sound', async () => {
+    const token = await h.token();
+    const created = await createGithubConnector(h, token);
+    assert.equal(created.status, 200, created.body);
+    const store = h.deps.store.contextStore;
+    const now = new Date().toISOString();
+    const until = new Date(Date.now() + 60_000).toISOString();
+    let job: SyncJob | undefined;
+    for (let i = 0; i < 50 && job?.entity !== 'issues'; i++) job = await store.claim('test', now, until);
+    assert.equal(job?.entity, 'issues');
+    const claimed = job as SyncJob;
+    const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
+      (l) => l.entity === 'issues',
+    )!;
+    const issue = (title: string) => ({ id: 42, number: 7, title, body: title, state: 'open' });
+    const encoded = store.encode(
+      claimed.connector_id,
+      layout,
+      [issue('first copy'), issue('second copy')],
+      1,
+      now,
+    );
+    const held = await store.commitPage(
+      claimed,
+      { layout, pages: [encoded] },
+      { cursor: null } as never,
+      { status: 'Preview', ready_for_search: true, count: true },
+      now,
+      until,
+    );
+    assert.equal(held, true);
+
+    const db = new Database(path.join(h.dataDir, 'ces.db'), { readonly: true });
+    try {
+      const rows = db.prepare(`SELECT data FROM "${layout.table}"`).all() as Array<{ data: string }>;
+      assert.deepEqual(
+        rows.map((r) => JSON.parse(r.data).title),
+        ['second copy'],
+      );
+    } finally {
+      db.close();
+    }
+    const rw = new Database(path.join(h.dataDir, 'ces.db'));
+    try {
+      // FTS5's own consistency check of an external-content index against its table; throws when corrupt.
+      rw.prepare(`INSERT INTO "${layout.ftsTable}"("${layout.ftsTable}") VALUES ('integrity-check')`).run();
+    } finally {
+      rw.close();
+    }
+  });
+});
