@@ -28,6 +28,8 @@ export interface CatalogParam {
   properties?: Record<string, unknown>;
   /** Params that can't be given together with this one. */
   conflicts_with?: string[];
+  /** Other names the param is accepted under (the hosted catalog's). */
+  aliases?: string[];
 }
 
 export interface CatalogAction {
@@ -102,7 +104,7 @@ export function catalogDetail(def: ConnectorDefinition): CatalogDetail {
       name: e.name,
       description: e.description,
       primary_key: [...e.primary_key],
-      actions: actionNames(e).map((name) => catalogAction(name, e.actions[name] as ActionDefinition)),
+      actions: actionNames(e).map((name) => catalogAction(def, name, e.actions[name] as ActionDefinition)),
       context_store: e.context_store
         ? {
             suggested: e.context_store.suggested === true,
@@ -139,9 +141,10 @@ function credentialOption(option: CredentialOption): CatalogCredentialOption {
   };
 }
 
-function catalogAction(name: string, action: ActionDefinition): CatalogAction {
+function catalogAction(def: ConnectorDefinition, name: string, action: ActionDefinition): CatalogAction {
   const params = Object.entries(action.params ?? {}).map(([pname, p]) => catalogParam(pname, p));
   const paginated = action.pagination !== undefined && action.pagination.type !== 'none';
+  const aliases = def.execute_param_aliases;
   if (paginated) {
     params.push({
       name: 'cursor',
@@ -149,6 +152,16 @@ function catalogAction(name: string, action: ActionDefinition): CatalogAction {
       required: false,
       description:
         'The end_cursor of the previous page (from connector_metadata). It replays the next-page request, so the other params may be left out.',
+      ...(aliases?.cursor ? { aliases: [...aliases.cursor] } : {}),
+    });
+  }
+  for (const alias of aliases?.select_fields ?? []) {
+    params.push({
+      name: alias,
+      type: 'array',
+      required: false,
+      description: 'The record fields to return (dotted paths), as select_fields does.',
+      items: { type: 'string' },
     });
   }
   return { name, description: action.description, paginated, params };
@@ -168,6 +181,7 @@ function catalogParam(name: string, p: ParamDefinition): CatalogParam {
     ...(p.items ? { items: clone(p.items) } : {}),
     ...(p.properties ? { properties: clone(p.properties) } : {}),
     ...(p.conflicts_with ? { conflicts_with: [...p.conflicts_with] } : {}),
+    ...(p.aliases ? { aliases: [...p.aliases] } : {}),
   };
 }
 

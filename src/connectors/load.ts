@@ -22,6 +22,8 @@ import { placeholders } from './template.ts';
 
 const validator = Compile(ConnectorDefinitionSchema);
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Param names may also hold inner hyphens, as some providers' query names do (Gong's `manager-id`). */
+const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$/;
 /** Param names the runtime itself interprets. */
 export const RESERVED_PARAMS = ['cursor'] as const;
 
@@ -62,6 +64,7 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   const out: string[] = [];
   checkBaseUrl(def, out);
   checkCredentials(def, out);
+  checkExecuteAliases(def, out);
   if (placeholders(def.check.path).length > 0)
     out.push('/check/path: the check request cannot use placeholders');
   const configProps = def.replication_config.properties;
@@ -85,6 +88,30 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
       checkContextStore(def, entity, entity.context_store, `/entities/${i}/context_store`, out);
   });
   return out;
+}
+
+/** An alias of an execute param must not be a name any action already gives a param of its own. */
+function checkExecuteAliases(def: ConnectorDefinition, out: string[]): void {
+  const taken = new Map<string, string>();
+  def.entities.forEach((entity, i) => {
+    for (const name of ACTION_NAMES) {
+      for (const [pname, p] of Object.entries(entity.actions[name]?.params ?? {})) {
+        for (const n of [pname, ...(p.aliases ?? [])])
+          taken.set(n, `/entities/${i}/actions/${name}/params/${pname}`);
+      }
+    }
+  });
+  const seen = new Set<string>();
+  for (const [target, aliases] of Object.entries(def.execute_param_aliases ?? {})) {
+    (aliases ?? []).forEach((alias, j) => {
+      const at = `/execute_param_aliases/${target}/${j}`;
+      if (!PARAM_NAME.test(alias)) out.push(`${at}: '${alias}' is not a valid param name`);
+      else if (alias === 'cursor' || seen.has(alias))
+        out.push(`${at}: '${alias}' is already an execute param or alias`);
+      else if (taken.has(alias)) out.push(`${at}: '${alias}' is also a param at ${taken.get(alias)}`);
+      seen.add(alias);
+    });
+  }
 }
 
 function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
@@ -188,6 +215,14 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   if (name === 'download' && method !== 'GET' && action.download?.file_url === undefined) {
     out.push(`${at}/request/method: a direct download must be a GET`);
   }
+  if (action.download?.body !== undefined) {
+    if (action.download.file_url === undefined)
+      out.push(`${at}/download/body: only with file_url (it shapes the metadata request)`);
+    else if (!hasBody(method)) out.push(`${at}/download/body: a ${method} request has no body`);
+  }
+  if (action.not_found_is_empty !== undefined && !COLLECTION_ACTIONS.includes(name as never)) {
+    out.push(`${at}/not_found_is_empty: only ${COLLECTION_ACTIONS.join(' and ')} actions answer a list`);
+  }
   for (const p of inPath) {
     const param = params[p];
     if (!param) out.push(`${at}/request/path: placeholder {${p}} is not a declared param`);
@@ -197,9 +232,21 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
     else if (param.type === 'array' || param.type === 'object')
       out.push(`${at}/params/${p}/type: a path param cannot be an ${param.type}`);
   }
+  const names = new Set(Object.keys(params));
+  for (const [pname, param] of Object.entries(params)) {
+    for (const alias of param.aliases ?? []) {
+      const aat = `${at}/params/${pname}/aliases`;
+      if (!PARAM_NAME.test(alias)) out.push(`${aat}: '${alias}' is not a valid param name`);
+      else if ((RESERVED_PARAMS as readonly string[]).includes(alias))
+        out.push(`${aat}: '${alias}' is reserved by ces`);
+      else if (names.has(alias))
+        out.push(`${aat}: '${alias}' is already the name or an alias of another param`);
+      names.add(alias);
+    }
+  }
   for (const [pname, param] of Object.entries(params)) {
     const pat = `${at}/params/${pname}`;
-    if (!NAME.test(pname)) out.push(`${pat}: invalid param name`);
+    if (!PARAM_NAME.test(pname)) out.push(`${pat}: invalid param name`);
     if ((RESERVED_PARAMS as readonly string[]).includes(pname))
       out.push(`${pat}: '${pname}' is reserved by ces`);
     if (param.in === 'path' && !inPath.includes(pname))

@@ -71,6 +71,11 @@ export const ParamSchema = Type.Object(
     ),
     /** The provider's name for this param when it differs from ours (query key, header name or body key). */
     api_name: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * Other names a client may send this param under (the hosted catalog's names beside ours). Giving it under two
+     * names is an error; the request always uses `api_name` (or the param's own name).
+     */
+    aliases: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
     /** How an array goes into a query string: `comma` (a=x,y) or `repeat` (a=x&a=y). */
     style: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('repeat')])),
     /** ces sends `default` when the client leaves this param out (and gives none of `conflicts_with`). */
@@ -170,8 +175,14 @@ export const ActionSchema = Type.Object(
     /** Extra `connector_metadata` members read from the response body (name -> dpath), e.g. `total_count`. */
     meta: Type.Optional(Type.Record(Type.String(), DPath)),
     /**
+     * `list`/`api_search` only: the provider answers a query that matches nothing with 404 (Gong: "No calls
+     * found for the specified period"), so a 404 is read as an empty last page instead of UPSTREAM_NOT_FOUND.
+     */
+    not_found_is_empty: Type.Optional(Type.Boolean()),
+    /**
      * `download` only. Without `file_url` the response to `request` is the file (redirects followed). With it,
-     * `request` answers JSON metadata and the file is fetched from the URL found there (Zendesk `content_url`).
+     * `request` answers JSON metadata and the file is fetched from the URL found there (Zendesk `content_url`,
+     * Gong `calls[0].media.audioUrl`), without the connector's credentials unless it is on the API's origin.
      */
     download: Type.Optional(
       Type.Object(
@@ -179,6 +190,12 @@ export const ActionSchema = Type.Object(
           file_url: Type.Optional(DPath),
           filename: Type.Optional(DPath),
           content_type: Type.Optional(DPath),
+          /**
+           * With `file_url`: JSON members merged into the metadata request's body over what the params built
+           * (objects merged member by member, these values win), for a provider that names file URLs only
+           * when asked (Gong's `contentSelector.exposedFields.media: true`).
+           */
+          body: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
         },
         { additionalProperties: false },
       ),
@@ -432,6 +449,8 @@ export const ERROR_KINDS = [
   'error',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
+/** One literal schema per value, as a tuple: over a plain array of literals, `Type.Static` gives `never`. */
+type LiteralTuple<T extends readonly string[]> = { -readonly [I in keyof T]: Type.TLiteral<T[I] & string> };
 
 export const ErrorRuleSchema = Type.Object(
   {
@@ -448,7 +467,7 @@ export const ErrorRuleSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    error: Type.Union(ERROR_KINDS.map((k) => Type.Literal(k))),
+    error: Type.Union(ERROR_KINDS.map((k) => Type.Literal(k)) as unknown as LiteralTuple<typeof ERROR_KINDS>),
   },
   { additionalProperties: false },
 );
@@ -547,6 +566,19 @@ export const ConnectorDefinitionSchema = Type.Object(
     /** Upstream requests in flight per connector (default 8); more wait for a slot. */
     max_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
     rate_limit: Type.Optional(RateLimitSchema),
+    /**
+     * Other names for ces's own execute params, on every action of this connector (the hosted catalog's, e.g.
+     * GitHub's `after` for a page's cursor and `fields` for the record fields to return).
+     */
+    execute_param_aliases: Type.Optional(
+      Type.Object(
+        {
+          cursor: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+          select_fields: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     entities: Type.Array(EntitySchema, { minItems: 1 }),
   },
   { additionalProperties: false },

@@ -8,7 +8,12 @@
 import type { EgressAllowEntry } from '../../config/index.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
-import { COLLECTION_ACTIONS, type ConnectorDefinition, type RequestDefinition } from '../schema.ts';
+import {
+  type ActionDefinition,
+  COLLECTION_ACTIONS,
+  type ConnectorDefinition,
+  type RequestDefinition,
+} from '../schema.ts';
 import { BufferBudget, HeldBuffers } from './buffer-budget.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type CursorBinding, CursorCodec } from './cursor.ts';
@@ -160,9 +165,9 @@ export class ConnectorRuntime {
   }
 
   private async executeHeld(input: ExecuteInput, held: HeldBuffers): Promise<ExecuteOutput> {
-    const { definition: def, params } = input;
+    const { definition: def } = input;
     const resolved = resolveAction(def, input.entity, input.action);
-    validateParams(resolved, params);
+    const params = validateParams(resolved, input.params);
     const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
     const binding: CursorBinding = {
       connectorId: input.connectorId,
@@ -182,15 +187,23 @@ export class ConnectorRuntime {
       flightKey: input.connectorId,
       store: input.credentialStore,
     };
-    const { res, body, authQuery } = (
-      await this.oauth.run(authorised, (credentials) =>
-        this.exchange(def, credentials, base, request.method, built, operation, {
-          key: input.connectorId,
-          idempotent: request.idempotent,
-          held,
-        }),
-      )
-    ).value;
+    let answer: Awaited<ReturnType<ConnectorRuntime['exchange']>>;
+    try {
+      answer = (
+        await this.oauth.run(authorised, (credentials) =>
+          this.exchange(def, credentials, base, request.method, built, operation, {
+            key: input.connectorId,
+            idempotent: request.idempotent,
+            held,
+          }),
+        )
+      ).value;
+    } catch (err) {
+      // Declared for providers that answer "nothing matched" with a 404 (load.ts allows it on lists only).
+      if (resolved.action.not_found_is_empty === true && isNotFound(err)) return emptyPage(resolved.action);
+      throw err;
+    }
+    const { res, body, authQuery } = answer;
 
     const selected = atPath(body, resolved.action.record_selector ?? []);
     const collection = COLLECTION_ACTIONS.includes(resolved.actionName as never);
@@ -282,12 +295,12 @@ export class ConnectorRuntime {
    * metadata naming the file's URL; otherwise the request itself answers with the file (after redirects).
    */
   async download(input: ExecuteInput, range?: string): Promise<DownloadResult> {
-    const { definition: def, params } = input;
+    const { definition: def } = input;
     const resolved = resolveAction(def, input.entity, input.action);
     if (resolved.actionName !== 'download') {
       throw new DomainError('UNKNOWN_ACTION', `Action '${input.action}' does not download a file.`);
     }
-    validateParams(resolved, params);
+    const params = validateParams(resolved, input.params);
     // OAuth2: a stale access token is renewed first (a streamed download is not replayed after a 401).
     const credentials = await this.oauth.fresh({
       def,
@@ -299,9 +312,12 @@ export class ConnectorRuntime {
     input = { ...input, credentials };
     const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
     const request = resolved.action.request;
-    const built = buildRequest(base, request, resolved.action.params ?? {}, params);
-    const operation = `${input.entity}.download`;
     const options = resolved.action.download ?? {};
+    const built = withBodyMembers(
+      buildRequest(base, request, resolved.action.params ?? {}, params),
+      options.file_url ? options.body : undefined,
+    );
+    const operation = `${input.entity}.download`;
 
     let url = built.url;
     let filename: string | undefined;
@@ -312,6 +328,10 @@ export class ConnectorRuntime {
         idempotent: request.idempotent,
       });
       const found = atPath(body, options.file_url);
+      // Absent or null: the provider has no such file (a Gong call recorded without video has no videoUrl).
+      if (found === undefined || found === null) {
+        throw new DomainError('UPSTREAM_NOT_FOUND', `${def.name} has no file for ${operation}.`);
+      }
       if (typeof found !== 'string' || found === '') {
         throw new DomainError('UPSTREAM_BAD_RESPONSE', `${def.name} returned no file URL for ${operation}.`);
       }
@@ -459,6 +479,40 @@ export class ConnectorRuntime {
     if (authQuery !== undefined) next.searchParams.delete(authQuery);
     return this.cursors.sign(binding, { url: next.href, ...(found.body ? { body: found.body } : {}) });
   }
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof DomainError && err.code === 'UPSTREAM_NOT_FOUND';
+}
+
+/** The answer to a list whose provider said 404 for "nothing matched": no records, no next page. */
+function emptyPage(action: ActionDefinition): ExecuteOutput {
+  const meta: Record<string, unknown> = {};
+  for (const name of Object.keys(action.meta ?? {})) meta[name] = null;
+  return { result: [], connector_metadata: { ...meta, has_next_page: false, end_cursor: null } };
+}
+
+/** A download's declared body members, merged over the JSON body the params built (declared values win). */
+function withBodyMembers(built: BuiltRequest, members: Record<string, unknown> | undefined): BuiltRequest {
+  if (members === undefined) return built;
+  const sent = built.body === undefined ? {} : (JSON.parse(built.body) as Record<string, unknown>);
+  return { ...built, body: JSON.stringify(mergeMembers(sent, members)) };
+}
+
+function mergeMembers(
+  target: Record<string, unknown>,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = out[key];
+    out[key] = isPlainObject(value) && isPlainObject(current) ? mergeMembers(current, value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseJson(res: UpstreamResponse): { ok: true; value: unknown } | { ok: false } {

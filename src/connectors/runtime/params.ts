@@ -66,10 +66,19 @@ export function resolveAction(def: ConnectorDefinition, entity: string, action: 
   return { entity: ent, action: act, actionName: action, paged };
 }
 
-/** Throws INVALID_PARAMS listing every problem and the accepted params. With a cursor, required params may be absent. */
-export function validateParams(resolved: ResolvedAction, params: Record<string, unknown>): void {
+/**
+ * Throws INVALID_PARAMS listing every problem and the accepted params. With a cursor, required params may be
+ * absent. Returns the params to send: the same, except that `integer` values given as decimal strings are
+ * numbers (see `asInteger`).
+ */
+export function validateParams(
+  resolved: ResolvedAction,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   const declared = resolved.action.params ?? {};
   const problems: ErrorDetail[] = [];
+  const accepted: Array<[string, unknown]> = [];
+  params = canonicalNames(declared, params, problems);
   const hasCursor = resolved.paged && params.cursor !== undefined && params.cursor !== null;
   const inPath = placeholders(resolved.action.request.path);
   for (const [name, value] of Object.entries(params)) {
@@ -78,6 +87,7 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
       if (value !== null && typeof value !== 'string') {
         problems.push(problem(name, `'cursor' must be a string (an end_cursor)`, 'type'));
       }
+      accepted.push([name, value]);
       continue;
     }
     // hasOwn: a client-chosen key like `toString` or `__proto__` must not find an inherited member.
@@ -89,15 +99,18 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
     if (value === undefined || value === null) {
       if (param.required && !hasCursor)
         problems.push(problem(name, `'${name}' must not be null`, 'required'));
+      accepted.push([name, value]);
       continue;
     }
     const placement = placementOf(name, param, resolved.action.request);
+    const sent = withIntegers(value, param);
     const why =
-      checkValue(name, value, param) ??
-      checkPathSegment(name, value, inPath) ??
-      checkSentLength(name, value, placement) ??
-      checkHeaderValue(name, value, placement);
+      checkValue(name, sent, param) ??
+      checkPathSegment(name, sent, inPath) ??
+      checkSentLength(name, sent, placement) ??
+      checkHeaderValue(name, sent, placement);
     if (why) problems.push(problem(name, why, 'invalid_value'));
+    accepted.push([name, sent]);
     // The provider would answer an error or silently ignore one of the two; say so before calling it.
     const clash = hasCursor ? undefined : param.conflicts_with?.find((other) => given(params, other));
     if (clash) problems.push(problem(name, `'${name}' can't be combined with '${clash}'`, 'conflict'));
@@ -108,13 +121,87 @@ export function validateParams(resolved: ResolvedAction, params: Record<string, 
         problems.push(problem(name, `missing required param '${name}'`, 'required'));
     }
   }
-  if (problems.length === 0) return;
+  // fromEntries defines own members, so no key can reach a prototype (unknown keys were refused above anyway).
+  if (problems.length === 0) return Object.fromEntries(accepted);
   const op = `${resolved.entity.name}.${resolved.actionName}`;
   throw new DomainError(
     'INVALID_PARAMS',
     `Invalid params for ${op}: ${problems.map((p) => p.message).join('; ')}. Accepted params: ${describeParams(resolved)}.`,
     { errors: problems },
   );
+}
+
+/**
+ * The params under their declared names: a key that is another name of a declared param (its `aliases`) is
+ * renamed; one param given under two of its names is a problem. Unknown keys stay as they are (refused later).
+ */
+function canonicalNames(
+  declared: Record<string, ParamDefinition>,
+  params: Record<string, unknown>,
+  problems: ErrorDetail[],
+): Record<string, unknown> {
+  const byAlias = new Map<string, string>();
+  for (const [name, p] of Object.entries(declared))
+    for (const alias of p.aliases ?? []) byAlias.set(alias, name);
+  if (byAlias.size === 0) return params;
+  const out: Array<[string, unknown]> = [];
+  const seen = new Map<string, string>();
+  for (const [key, value] of Object.entries(params)) {
+    const name = Object.hasOwn(declared, key) ? key : (byAlias.get(key) ?? key);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      problems.push(
+        problem(name, `'${name}' is given twice (as '${first}' and '${clip(key)}')`, 'duplicate'),
+      );
+      continue;
+    }
+    seen.set(name, key);
+    out.push([name, value]);
+  }
+  return Object.fromEntries(out);
+}
+
+/**
+ * Takes a connector's other names for ces's own execute params (`execute_param_aliases`) out of `params`: a
+ * cursor alias becomes `cursor`, a select_fields alias the field selection. Either given under two names is a 422.
+ */
+export function liftExecuteAliases(
+  def: ConnectorDefinition,
+  params: Record<string, unknown>,
+  selectFields: string[] | null | undefined,
+): { params: Record<string, unknown>; selectFields: string[] | null | undefined } {
+  const aliases = def.execute_param_aliases;
+  if (!aliases) return { params, selectFields };
+  const out = { ...params };
+  const problems: ErrorDetail[] = [];
+  for (const alias of aliases.cursor ?? []) {
+    if (!Object.hasOwn(out, alias)) continue;
+    if (given(out, 'cursor'))
+      problems.push(problem(alias, `'${alias}' and 'cursor' both give the page cursor`, 'duplicate'));
+    else out.cursor = out[alias];
+    delete out[alias];
+  }
+  let fields = selectFields;
+  for (const alias of aliases.select_fields ?? []) {
+    if (!Object.hasOwn(out, alias)) continue;
+    const value = out[alias];
+    delete out[alias];
+    if (value === null || value === undefined) continue;
+    const ok =
+      Array.isArray(value) &&
+      value.length <= 200 &&
+      value.every((f) => typeof f === 'string' && f.length > 0 && f.length <= 300);
+    if (!ok) problems.push(problem(alias, `'${alias}' must be an array of up to 200 field names`, 'type'));
+    else if (fields?.length)
+      problems.push(problem(alias, `'${alias}' and select_fields both choose fields`, 'duplicate'));
+    else fields = value as string[];
+  }
+  if (problems.length > 0) {
+    throw new DomainError('INVALID_PARAMS', `Invalid params: ${problems.map((p) => p.message).join('; ')}.`, {
+      errors: problems,
+    });
+  }
+  return { params: out, selectFields: fields };
 }
 
 function given(params: Record<string, unknown>, name: string): boolean {
@@ -130,6 +217,38 @@ export function describeParams(resolved: ResolvedAction): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
+/**
+ * Agents send ids as strings (the hosted service's SDK declares `ticket_id` and `attachment_id` so), so an
+ * `integer` param also takes the canonical decimal form of a safe integer: digits only, no sign, blanks,
+ * exponent or leading zero. Anything else stays a string and fails the type check; a looser reading would
+ * send a different id than the one the client wrote ("01", "1e3") or one that doesn't survive as a number.
+ */
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+function asInteger(value: unknown): unknown {
+  if (typeof value !== 'string' || !DECIMAL.test(value)) return value;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
+}
+
+/** The value with every place the param declares `integer` (itself, array items, object members) converted. */
+function withIntegers(value: unknown, p: ParamDefinition): unknown {
+  if (p.type === 'integer') return asInteger(value);
+  if (p.type === 'array' && p.items?.type === 'integer' && Array.isArray(value)) return value.map(asInteger);
+  if (p.type === 'object' && p.properties && isType(value, 'object')) {
+    const props = p.properties;
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, member]) => [
+        key,
+        Object.hasOwn(props, key) && member !== null && member !== undefined
+          ? withIntegers(member, props[key] as ObjectPropertyDefinition)
+          : member,
+      ]),
+    );
+  }
+  return value;
+}
+
 // An ObjectPropertyDefinition is a ParamDefinition without the placement keys, so members reuse this check.
 function checkValue(name: string, value: unknown, p: ParamDefinition): string | undefined {
   if (p.type === 'object') {
@@ -140,13 +259,14 @@ function checkValue(name: string, value: unknown, p: ParamDefinition): string | 
     if (!Array.isArray(value)) return `'${name}' must be an array`;
     const itemType = p.items?.type ?? 'string';
     for (const [i, item] of value.entries()) {
-      if (!isType(item, itemType)) return `'${name}[${i}]' must be ${article(itemType)}`;
+      if (!isType(item, itemType))
+        return `'${name}[${i}]' must be ${article(itemType)}${integerHint(item, itemType)}`;
       if (p.items?.enum && !p.items.enum.includes(item as never))
         return `'${name}[${i}]' must be one of ${list(p.items.enum)}`;
     }
     return undefined;
   }
-  if (!isType(value, p.type)) return `'${name}' must be ${article(p.type)}`;
+  if (!isType(value, p.type)) return `'${name}' must be ${article(p.type)}${integerHint(value, p.type)}`;
   if (p.enum && !p.enum.includes(value as never)) return `'${name}' must be one of ${list(p.enum)}`;
   if (typeof value === 'number') {
     if (p.minimum !== undefined && value < p.minimum) return `'${name}' must be >= ${p.minimum}`;
@@ -246,6 +366,13 @@ function isType(value: unknown, type: string): boolean {
 
 function article(type: string): string {
   return type === 'integer' ? 'an integer' : `a ${type}`;
+}
+
+/** A string refused as an integer: say which strings are taken, so the caller can fix the value. */
+function integerHint(value: unknown, type: string): string {
+  return type === 'integer' && typeof value === 'string'
+    ? ' (a number, or a string of its decimal digits such as "42")'
+    : '';
 }
 
 function list(values: readonly unknown[]): string {

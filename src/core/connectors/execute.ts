@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedCredentials } from '../../connectors/credentials.ts';
 import type { DownloadResult } from '../../connectors/runtime/download.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
-import { assertHeaderParam } from '../../connectors/runtime/params.ts';
+import { assertHeaderParam, liftExecuteAliases } from '../../connectors/runtime/params.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
@@ -57,7 +57,9 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
   }
   // Refused OAuth2 grants stay refused: answer at once instead of asking the provider again.
   assertCredentialsUsable(connector);
-  let params = input.params ?? {};
+  const lifted = liftExecuteAliases(def, input.params ?? {}, input.select_fields);
+  let params = lifted.params;
+  const selectFields = lifted.selectFields;
   let range = input.range;
   if (input.action === 'download' && typeof params.range_header === 'string') {
     // The reference SDK's name for the Range header; ces also takes the real header.
@@ -89,12 +91,10 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
     return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;
   }
   const output = await deps.runtime.execute(call);
-  const trimmed = Boolean(input.select_fields?.length || input.exclude_fields?.length);
+  const trimmed = Boolean(selectFields?.length || input.exclude_fields?.length);
   return {
     status: 'success' as const,
-    result: trimmed
-      ? applyFieldSelection(output.result, input.select_fields, input.exclude_fields)
-      : output.result,
+    result: trimmed ? applyFieldSelection(output.result, selectFields, input.exclude_fields) : output.result,
     connector_metadata: output.connector_metadata,
     execution_metadata: {
       connector_instance_id: `source_id:${id}`,

@@ -96,7 +96,7 @@ describe('ConnectorRuntime errors', () => {
       ),
     );
     await assert.rejects(
-      exec({ folder: 'x', id: '7' }, 'things', 'get'),
+      exec({ folder: 'x', id: '7a' }, 'things', 'get'),
       expectError('INVALID_PARAMS', (e) => assert.match(e.message, /'id' must be an integer/)),
     );
     await assert.rejects(
