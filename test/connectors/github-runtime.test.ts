@@ -201,8 +201,10 @@ describe('GitHub definition against the GitHub fake', () => {
       }),
     );
     await assert.rejects(
-      exec('users', 'list', {}),
-      domainError('UNKNOWN_ACTION', (e) => assert.match(e.message, /Available actions: get/)),
+      exec('users', 'create', {}),
+      domainError('UNKNOWN_ACTION', (e) =>
+        assert.match(e.message, /Available actions: list, get, api_search/),
+      ),
     );
     await assert.rejects(
       exec('issues', 'list', { owner: 'ces-demo' }),

@@ -307,12 +307,18 @@ describe('Gong definition against the Gong fake', () => {
       exec('calls', 'get', { id: '999' }),
       domainError('UPSTREAM_NOT_FOUND', (e) => assert.match(e.message, /Call ID was not found/)),
     );
-    await assert.rejects(
-      exec('calls', 'list', { fromDateTime: '2030-01-01T00:00:00Z', toDateTime: '2030-02-01T00:00:00Z' }),
-      domainError('UPSTREAM_NOT_FOUND', (e) =>
-        assert.match(e.message, /No calls found for the specified period/),
-      ),
-    );
+    // Gong's 404 "No calls found for the specified period" is an empty window (not_found_is_empty).
+    const empty = await exec('calls', 'list', {
+      fromDateTime: '2030-01-01T00:00:00Z',
+      toDateTime: '2030-02-01T00:00:00Z',
+    });
+    assert.deepEqual(empty.result, []);
+    assert.deepEqual(empty.connector_metadata, {
+      total_records: null,
+      has_next_page: false,
+      end_cursor: null,
+    });
+    assert.equal(fake.requests.at(-1)?.path.startsWith('/v2/calls?'), true);
     await assert.rejects(exec('users', 'get', { id: '1' }), domainError('UPSTREAM_NOT_FOUND'));
   });
 

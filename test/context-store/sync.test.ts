@@ -61,7 +61,16 @@ describe('context store sync and search (GitHub)', () => {
     const res = await inspect();
     assert.equal(res.json.context_store.status, 'Loading');
     const entities = res.json.context_store.entities.map((e: { entity: string }) => e.entity);
-    assert.deepEqual(entities, ['issues', 'pull_requests', 'commits', 'releases', 'labels']);
+    assert.deepEqual(entities, [
+      'issues',
+      'pull_requests',
+      'commits',
+      'releases',
+      'labels',
+      'branches',
+      'milestones',
+      'tags',
+    ]);
     for (const e of res.json.context_store.entities) {
       assert.equal(e.status, 'Initializing');
       assert.equal(e.ready_for_search, false);
@@ -122,13 +131,17 @@ describe('context store sync and search (GitHub)', () => {
     assert.equal(byEntity.commits.entity_count, 40);
     assert.equal(byEntity.releases.entity_count, 3);
     assert.equal(byEntity.labels.entity_count, 6);
+    // Its branches (main, release/1.x), the tags of its three releases, and milestones v1.0, v1.1 and v2.0.
+    assert.equal(byEntity.branches.entity_count, 2);
+    assert.equal(byEntity.tags.entity_count, 3);
+    assert.equal(byEntity.milestones.entity_count, 3);
     for (const e of res.json.context_store.entities) {
       assert.equal(e.ready_for_search, true);
       assert.equal(e.last_error, null);
       assert.ok(e.backfilled_at);
     }
     const record = await h.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}`, token });
-    assert.deepEqual(record.json.context_store, { status: 'Ready', entity_count: 79 });
+    assert.deepEqual(record.json.context_store, { status: 'Ready', entity_count: 87 });
     const listed = await h.inject({
       method: 'GET',
       url: '/api/v1/integrations/connectors?workspace_name=default',

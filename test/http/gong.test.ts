@@ -209,7 +209,24 @@ describe('Gong through the HTTP API', () => {
     assert.equal(res.status, 200, res.body);
     assert.deepEqual(
       res.json.entities.map((e: { name: string }) => e.name),
-      ['users', 'calls', 'calls_extensive', 'call_transcripts', 'workspaces'],
+      [
+        'users',
+        'calls',
+        'calls_extensive',
+        'call_transcripts',
+        'workspaces',
+        'call_audio',
+        'call_video',
+        'stats_activity_aggregate',
+        'stats_activity_day_by_day',
+        'stats_interaction',
+        'stats_activity_scorecards',
+        'settings_scorecards',
+        'settings_trackers',
+        'library_folders',
+        'library_folder_content',
+        'coaching',
+      ],
     );
     const extensive = res.json.entities.find((e: { name: string }) => e.name === 'calls_extensive');
     const list = extensive.actions.find((a: { name: string }) => a.name === 'list');

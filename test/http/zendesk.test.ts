@@ -200,7 +200,7 @@ describe('Zendesk Support through the HTTP API', () => {
       [{ entity: 'tickets', action: 'update', params: { ticket: {} } }, 'INVALID_PARAMS'],
       [{ entity: 'tickets', action: 'list', params: { page_size: 101 } }, 'INVALID_PARAMS'],
       [{ entity: 'ticket', action: 'list', params: {} }, 'UNKNOWN_ENTITY'],
-      [{ entity: 'groups', action: 'get', params: {} }, 'UNKNOWN_ACTION'],
+      [{ entity: 'tags', action: 'get', params: {} }, 'UNKNOWN_ACTION'],
     ];
     for (const [body, code] of cases) {
       const res = await exec(body);

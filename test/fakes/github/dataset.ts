@@ -26,6 +26,8 @@ export interface Account {
   updatedAt: number;
   /** Organization members (logins); empty for users. */
   members: string[];
+  /** Organization teams; empty for users. */
+  teams?: TeamRecord[];
 }
 
 export interface Label {
@@ -66,6 +68,8 @@ export interface IssueRecord {
   updatedAt: number;
   closedAt: number | null;
   pull: PullRecord | null;
+  /** The number of its milestone, if any. */
+  milestone?: number;
 }
 
 export interface CommentRecord {
@@ -101,6 +105,56 @@ export interface RepoRecord {
   branches: Map<string, string>;
   /** Newest first, as "List releases" returns them. */
   releases: ReleaseRecord[];
+  /** Ascending by number. */
+  milestones?: MilestoneRecord[];
+  /** Logins, in starring order. */
+  stargazers?: string[];
+  /** Review comments (on the diff) per pull request number, oldest first. */
+  reviewComments?: Map<number, ReviewCommentRecord[]>;
+  /** Reviews per pull request number, oldest first. */
+  reviews?: Map<number, ReviewRecord[]>;
+}
+
+export interface MilestoneRecord {
+  id: number;
+  number: number;
+  title: string;
+  description: string | null;
+  state: 'open' | 'closed';
+  creator: string;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  dueOn: number | null;
+}
+
+export interface ReviewCommentRecord {
+  id: number;
+  reviewId: number;
+  author: string;
+  body: string;
+  path: string;
+  line: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ReviewRecord {
+  id: number;
+  author: string;
+  body: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  submittedAt: number;
+}
+
+export interface TeamRecord {
+  id: number;
+  slug: string;
+  name: string;
+  description: string | null;
+  privacy: 'closed' | 'secret';
+  members: string[];
+  createdAt: number;
 }
 
 export interface ResolvedRef {
@@ -172,6 +226,10 @@ export class Dataset {
   private nextLabelId = 950_000_001;
   private nextReleaseId = 960_000_001;
   private nextAssetId = 970_000_001;
+  private nextMilestoneId = 980_000_001;
+  private nextReviewId = 990_000_001;
+  private nextReviewCommentId = 995_000_001;
+  private nextTeamId = 60_000_001;
   /** The last "now" handed out by now(). */
   private lastChange = 0;
   /** Numbers of deleted issues per repository, kept so they are never reused. */
@@ -221,6 +279,7 @@ export class Dataset {
     this.addComment(widgets, 1, 'hubot', 'I can reproduce this on the latest release.');
     this.addComment(widgets, 1, 'octocat', 'Thanks, looking into it. Looks like a sprocket alignment issue.');
     this.addComment(widgets, 1, 'hubot', 'Confirmed fixed on main.');
+    this.seedCollaboration(org, widgets);
 
     this.addRepo(this.viewer, 'Hello-World', {
       private: false,
@@ -384,6 +443,148 @@ export class Dataset {
   /** Was this number an issue that deleteIssue removed? */
   wasDeleted(repo: RepoRecord, number: number): boolean {
     return this.deleted.get(repo)?.has(number) ?? false;
+  }
+
+  /** "Create an issue comment": the new comment, created now. */
+  postComment(repo: RepoRecord, number: number, author: string, body: string): CommentRecord {
+    const at = this.now();
+    const comment: CommentRecord = { id: this.nextCommentId++, author, body, createdAt: at, updatedAt: at };
+    repo.comments.set(number, [...(repo.comments.get(number) ?? []), comment]);
+    this.liveIssue(repo, number).updatedAt = at;
+    return comment;
+  }
+
+  /** "Create a pull request": an open pull request from head into base, with the next number. */
+  openPull(
+    repo: RepoRecord,
+    fields: { title: string; body: string | null; head: string; base: string; draft: boolean },
+  ): IssueRecord {
+    const issue = this.openIssue(repo, { title: fields.title, body: fields.body });
+    const headSha = repo.branches.get(fields.head) ?? '';
+    issue.pull = {
+      id: this.nextPullId++,
+      headRef: fields.head,
+      baseRef: fields.base,
+      headSha,
+      baseSha: repo.branches.get(fields.base) ?? '',
+      mergedAt: null,
+      mergeCommitSha: null,
+      draft: fields.draft,
+      commits: 1,
+      additions: 0,
+      deletions: 0,
+      changedFiles: 0,
+    };
+    return issue;
+  }
+
+  /** Labels an issue edit names that the repository lacks are created, as GitHub does (color ededed). */
+  ensureLabels(repo: RepoRecord, names: readonly string[]): void {
+    for (const name of names) {
+      if (repo.labels.some((l) => l.name.toLowerCase() === name.toLowerCase())) continue;
+      repo.labels.push({ id: this.nextLabelId++, name, color: 'ededed', description: '', default: false });
+    }
+  }
+
+  /** Milestones, stars, teams, reviews and review comments of the seeded organization and repository. */
+  private seedCollaboration(org: Account, widgets: RepoRecord): void {
+    const milestones: MilestoneRecord[] = [];
+    const reviews = new Map<number, ReviewRecord[]>();
+    const reviewComments = new Map<number, ReviewCommentRecord[]>();
+    Object.assign(widgets, { milestones, stargazers: ['octocat', 'hubot'], reviews, reviewComments });
+    const plans: Array<[string, string | null, 'open' | 'closed', number | null]> = [
+      ['v1.0', 'The first stable widgets.', 'closed', Date.UTC(2024, 1, 1)],
+      ['v1.1', 'Sprocket torque limits.', 'open', Date.UTC(2024, 3, 1)],
+      ['v2.0', null, 'open', null],
+    ];
+    for (const [title, description, state, dueOn] of plans) {
+      const number = milestones.length + 1;
+      const createdAt = EPOCH + number * 24 * HOUR;
+      milestones.push({
+        id: this.nextMilestoneId++,
+        number,
+        title,
+        description,
+        state,
+        creator: 'octocat',
+        createdAt,
+        updatedAt: createdAt + HOUR,
+        closedAt: state === 'closed' ? createdAt + HOUR : null,
+        dueOn,
+      });
+    }
+    org.members.push('hubot');
+    org.teams = [
+      {
+        id: this.nextTeamId++,
+        slug: 'maintainers',
+        name: 'Maintainers',
+        description: 'Merge rights on widgets',
+        privacy: 'closed',
+        members: ['octocat'],
+        createdAt: EPOCH,
+      },
+      {
+        id: this.nextTeamId++,
+        slug: 'triage',
+        name: 'Triage',
+        description: null,
+        privacy: 'closed',
+        members: ['octocat', 'hubot'],
+        createdAt: EPOCH + HOUR,
+      },
+      {
+        id: this.nextTeamId++,
+        slug: 'security',
+        name: 'Security',
+        description: 'Private security response',
+        privacy: 'secret',
+        members: ['octocat'],
+        createdAt: EPOCH + 2 * HOUR,
+      },
+    ];
+    // Pull request #5: hubot asks for changes with two comments on the diff, then octocat approves.
+    const pull = this.issue(widgets, 5);
+    if (pull === undefined) return;
+    const review = {
+      id: this.nextReviewId++,
+      author: 'hubot',
+      body: 'A few nits.',
+      state: 'CHANGES_REQUESTED' as const,
+      submittedAt: pull.createdAt + HOUR,
+    };
+    reviews.set(5, [
+      review,
+      {
+        id: this.nextReviewId++,
+        author: 'octocat',
+        body: '',
+        state: 'COMMENTED',
+        submittedAt: pull.createdAt + 2 * HOUR,
+      },
+      {
+        id: this.nextReviewId++,
+        author: 'octocat',
+        body: 'Looks good now.',
+        state: 'APPROVED',
+        submittedAt: pull.createdAt + 3 * HOUR,
+      },
+    ]);
+    reviewComments.set(
+      5,
+      ['Rename this variable?', 'This loop can exit early.', 'Missing a test for the empty case.'].map(
+        (body, i) => ({
+          id: this.nextReviewCommentId++,
+          reviewId: review.id,
+          author: 'hubot',
+          body,
+          path: 'src/widget.ts',
+          line: 10 + i * 5,
+          createdAt: review.submittedAt,
+          updatedAt: review.submittedAt + i * 60_000,
+        }),
+      ),
+    );
   }
 
   private liveIssue(repo: RepoRecord, number: number): IssueRecord {

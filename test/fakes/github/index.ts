@@ -5,11 +5,14 @@
 //      else an archive of the seeded dataset (archive.ts)
 //   3. a present but unknown credential                     → 401 Bad credentials
 //   4. an exact recorded request from @octokit/fixtures     → replay.ts (any accepted token; none → 401)
-//   5. a handwritten route over the seeded dataset          → routes.ts, routes-git.ts, search.ts
+//   5. a handwritten route over the seeded dataset          → routes.ts, routes-git.ts, search.ts,
+//      routes-parity.ts; POST/PATCH writes in routes-write.ts
 //   6. anything else                                        → GitHub's 404 body, recorded in `unhandled`
 // Dataset: org `ces-demo` with private repo `widgets` (issues 1–25, #5/#10/#15/#20/#25 are pull requests,
 // 3 comments on #1; 40 commits on main, branch release/1.x at commit 25; releases v1.0.0, v1.1.0 and the
-// prerelease v2.0.0-beta.1; 6 labels); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
+// prerelease v2.0.0-beta.1; 6 labels; milestones v1.0 (closed), v1.1, v2.0; stars by octocat and hubot; on
+// pull request #5 three reviews and three review comments); ces-demo's members octocat and hubot and teams
+// maintainers, triage, security (secret); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
 // accepted token authenticates as octocat) and `hubot`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
@@ -161,10 +164,9 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
       } else replay(res, recording, auth);
       return;
     }
-    const result =
-      method === 'GET' && !replays.ownsPath(url.pathname)
-        ? routes({ pathname: url.pathname, query: url.searchParams, auth })
-        : undefined;
+    const result = !replays.ownsPath(url.pathname)
+      ? routes({ method, body: recorded.body, pathname: url.pathname, query: url.searchParams, auth })
+      : undefined;
     if (result === undefined) {
       notFound();
       return;

@@ -3,7 +3,14 @@
 // missing required field or an undocumented extra one fails `tsc`. Field order follows the recorded
 // responses in @octokit/fixtures.
 import type { RestEndpointMethodTypes as Rest } from '@octokit/rest';
-import type { CommentRecord, IssueRecord, Label, PullRecord, RepoRecord } from './dataset.ts';
+import type {
+  CommentRecord,
+  IssueRecord,
+  Label,
+  MilestoneRecord,
+  PullRecord,
+  RepoRecord,
+} from './dataset.ts';
 import { iso, nodeId, type RenderContext, simpleUser, userByLogin, WEB } from './render-accounts.ts';
 
 export {
@@ -25,6 +32,7 @@ type PullSimple = Rest['pulls']['list']['response']['data'][number];
 type Pull = Rest['pulls']['get']['response']['data'];
 type AuthorAssociation = Issue['author_association'] & string;
 type LabelJson = Rest['issues']['getLabel']['response']['data'];
+type Milestone = Rest['issues']['getMilestone']['response']['data'];
 
 function openIssueCount(repo: RepoRecord): number {
   let open = 0;
@@ -221,7 +229,7 @@ export function issue(ctx: RenderContext, repo: RepoRecord, rec: IssueRecord, si
     locked: false,
     assignee: assignees[0] ?? null,
     assignees,
-    milestone: null,
+    milestone: milestoneOf(ctx, repo, rec.milestone),
     comments: repo.comments.get(rec.number)?.length ?? 0,
     created_at: iso(rec.createdAt),
     updated_at: iso(rec.updatedAt),
@@ -370,5 +378,41 @@ export function pullFull(ctx: RenderContext, repo: RepoRecord, rec: IssueRecord,
     additions: pull.additions,
     deletions: pull.deletions,
     changed_files: pull.changedFiles,
+  };
+}
+
+function milestoneOf(ctx: RenderContext, repo: RepoRecord, number: number | undefined): Milestone | null {
+  const m = number === undefined ? undefined : (repo.milestones ?? []).find((x) => x.number === number);
+  return m === undefined ? null : milestone(ctx, repo, m);
+}
+
+/** "List milestones" items and "Get a milestone"; the issue counts are computed from the issues. */
+export function milestone(ctx: RenderContext, repo: RepoRecord, m: MilestoneRecord): Milestone {
+  const full = `${repo.owner.login}/${repo.name}`;
+  const u = `${ctx.api}/repos/${full}/milestones/${m.number}`;
+  let open = 0;
+  let closed = 0;
+  for (const i of repo.issues) {
+    if (i.milestone !== m.number) continue;
+    if (i.state === 'open') open += 1;
+    else closed += 1;
+  }
+  return {
+    url: u,
+    html_url: `${WEB}/${full}/milestone/${m.number}`,
+    labels_url: `${u}/labels`,
+    id: m.id,
+    node_id: nodeId('Milestone', m.id),
+    number: m.number,
+    title: m.title,
+    description: m.description,
+    creator: userByLogin(ctx, m.creator),
+    open_issues: open,
+    closed_issues: closed,
+    state: m.state,
+    created_at: iso(m.createdAt),
+    updated_at: iso(m.updatedAt),
+    closed_at: m.closedAt === null ? null : iso(m.closedAt),
+    due_on: m.dueOn === null ? null : iso(m.dueOn),
   };
 }

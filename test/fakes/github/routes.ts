@@ -1,12 +1,16 @@
 // Handwritten, stateful routes over the in-memory dataset, for everything @octokit/fixtures did not record.
 // Each route names the docs.github.com reference page it follows; that URL is also the documentation_url
 // GitHub puts in the route's 404 body. Users, organizations, repositories, issues, comments and pull requests
-// are here; commits, releases, labels and archives in routes-git.ts; search in search.ts.
+// are here; commits, releases, labels and archives in routes-git.ts; search in search.ts; branches, tags,
+// contents, milestones, teams, reviews and the repository/user searches in routes-parity.ts; writes (POST,
+// PATCH) in routes-write.ts.
 import type { Archives } from './archive.ts';
 import type { Account, Dataset, IssueRecord, RepoRecord } from './dataset.ts';
 import { type PagingOptions, paginate } from './paging.ts';
 import * as render from './render.ts';
 import { gitRoutes } from './routes-git.ts';
+import { parityRoutes } from './routes-parity.ts';
+import { writeRoutes } from './routes-write.ts';
 import { searchRoutes } from './search.ts';
 import { type Auth, errorBody, type RateResource } from './wire.ts';
 
@@ -25,6 +29,10 @@ const DOCS = {
 } as const;
 
 export interface RouteRequest {
+  /** GET, or one of the write methods (POST, PATCH) that writeRoutes serves. */
+  method: string;
+  /** The raw request body ('' for none). */
+  body: string;
   pathname: string;
   query: URLSearchParams;
   auth: Auth;
@@ -260,10 +268,14 @@ export function createRoutes(
     ],
     ...gitRoutes(kit),
     ...searchRoutes(kit),
+    ...parityRoutes(kit),
   ];
+  const writes = writeRoutes(kit);
 
   return (req) => {
-    for (const [pattern, handle] of routes) {
+    const table =
+      req.method === 'GET' ? routes : req.method === 'POST' || req.method === 'PATCH' ? writes : [];
+    for (const [pattern, handle] of table) {
       const match = pattern.exec(req.pathname);
       if (match !== null) return handle([...match], req);
     }

@@ -115,10 +115,10 @@ describe('Gong fake', () => {
     assert.equal((await call('GET', '/calls?fromDateTime=2024-01-01&toDateTime=2024-01-02')).status, 400);
     const before = fake.unhandled.length;
     assert.equal((await call('GET', '/calls/extensive')).status, 404);
-    assert.equal((await call('GET', '/settings/scorecards')).status, 404);
+    assert.equal((await call('GET', '/settings/call-outcomes')).status, 404);
     assert.deepEqual(
       fake.unhandled.slice(before).map((r) => r.path),
-      ['/v2/settings/scorecards'],
+      ['/v2/settings/call-outcomes'],
     );
     fake.unhandled.length = before;
   });

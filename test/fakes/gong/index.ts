@@ -10,11 +10,14 @@
 // Bearer tokens accepted: those of `oauthTokens` (never expire) and access tokens the token endpoint issued
 // (until they expire). Gong serves the token endpoint on app.gong.io; here it shares the API's origin, as an
 // upstream override of `gong` rewrites the token URL's origin to the override's.
+// Recordings live on a second server standing for Gong's media storage (media.ts), on another origin.
+// Settings, library, coaching and stats routes: routes-more.ts.
 // Dataset (dataset.ts): 3 workspaces, `users` users (default 230) plus 2 avatars, `calls` calls (default 250)
 // scheduled every 5 hours from 2024-01-01T08:00:00Z, each with two parties and a transcript. Lists page by
 // `pageSize` records (Gong: 100).
 import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
 import { Dataset } from './dataset.ts';
+import { type MediaHost, startMediaHost } from './media.ts';
 import { GONG_TOKEN_PATH, type GongOAuthOptions, GongOAuthServer } from './oauth.ts';
 import { createRoutes, type RouteRequest } from './routes.ts';
 
@@ -76,6 +79,8 @@ export interface GongFake {
   seedCalls(count: number): void;
   /** the seeded data, for assertions */
   data: Dataset;
+  /** Gong's media storage (another origin): where call recordings are fetched from, without credentials */
+  media: MediaHost;
   close(): Promise<void>;
 }
 
@@ -95,7 +100,10 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
   const faults: Array<GongFault & { times: number }> = [];
   const limiter = new RateLimiter(opts.rateLimitPerSecond);
   const data = new Dataset({ users: opts.users ?? 230, avatars: 2, calls: opts.calls ?? 250 });
-  const routes = createRoutes(data, new CursorCodec(), opts.pageSize ?? 100);
+  const media = await startMediaHost(data);
+  const routes = createRoutes(data, new CursorCodec(), opts.pageSize ?? 100, (call, kind) =>
+    media.urlFor(call, kind),
+  );
 
   const takeFault = (path: string): GongFault | undefined => {
     const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
@@ -168,7 +176,11 @@ export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFak
     seedCalls(count) {
       data.seedCalls(count);
     },
-    close: () => server.close(),
+    media,
+    close: async () => {
+      await server.close();
+      await media.close();
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 // machine-readable form of the same reference is Gong's OpenAPI document (operationIds listUsers, getUser,
 // listCalls, getCall, listCallsExtensive, getCallTranscripts, getWorkspaces).
 import { type CallRecord, Dataset, type User } from './dataset.ts';
+import { createMoreRoutes } from './routes-more.ts';
 import { type CursorCodec, canonical, errorBody, MESSAGES, parseDateTime, requestId } from './wire.ts';
 
 /** The reference page of each route. */
@@ -40,7 +41,12 @@ const ok = (body: Record<string, unknown>): RouteResult => ({
   body: { requestId: requestId(), ...body },
 });
 
-export function createRoutes(data: Dataset, cursors: CursorCodec, pageSize: number) {
+export function createRoutes(
+  data: Dataset,
+  cursors: CursorCodec,
+  pageSize: number,
+  media: (call: CallRecord, kind: 'audio' | 'video') => string,
+) {
   /**
    * One page of a list. `inputs` are the request's other inputs: Gong requires them unchanged on the next
    * page, and a cursor presented with different ones is refused.
@@ -149,7 +155,10 @@ export function createRoutes(data: Dataset, cursors: CursorCodec, pageSize: numb
         const page = paged(filtered.calls, 'calls/extensive', bodyInputs(body), body.cursor);
         if ('status' in page) return page;
         const selector = isObject(body.contentSelector) ? body.contentSelector : {};
-        return ok({ records: page.records, calls: page.items.map((c) => extensiveCall(c, selector)) });
+        return ok({
+          records: page.records,
+          calls: page.items.map((c) => extensiveCall(c, selector, media)),
+        });
       },
     ],
     // "Retrieve transcripts of calls (/v2/calls/transcript)": body {cursor?, filter (required): {fromDateTime,
@@ -204,13 +213,19 @@ export function createRoutes(data: Dataset, cursors: CursorCodec, pageSize: numb
     return calls.length === 0 ? { status: 404, body: errorBody(MESSAGES.noCalls) } : { calls };
   };
 
+  const more = createMoreRoutes(
+    data,
+    (all, route, body) => paged(all, route, bodyInputs(body), body.cursor),
+    () => new Date().toISOString().slice(0, 10),
+  );
+
   return (req: RouteRequest): RouteResult | undefined => {
     for (const [method, pattern, handle] of routes) {
       if (method !== req.method) continue;
       const match = pattern.exec(req.pathname);
       if (match !== null) return handle([...match], req);
     }
-    return undefined;
+    return more(req);
   };
 }
 
@@ -246,7 +261,11 @@ function callBasicData(c: CallRecord) {
 }
 
 /** Only what `contentSelector` asks for is returned, as Gong does; everything is off by default. */
-function extensiveCall(c: CallRecord, selector: Record<string, unknown>) {
+function extensiveCall(
+  c: CallRecord,
+  selector: Record<string, unknown>,
+  media: (call: CallRecord, kind: 'audio' | 'video') => string,
+) {
   const exposed = isObject(selector.exposedFields) ? selector.exposedFields : {};
   const content = isObject(exposed.content) ? exposed.content : {};
   const interaction = isObject(exposed.interaction) ? exposed.interaction : {};
@@ -283,9 +302,10 @@ function extensiveCall(c: CallRecord, selector: Record<string, unknown>) {
     };
   }
   if (exposed.media === true) {
+    // Signed URLs on Gong's media storage (another host); a call recorded without video has no videoUrl.
     out.media = {
-      audioUrl: `https://media.gong.io/audio/${c.id}.mp3`,
-      ...(c.media === 'Video' ? { videoUrl: `https://media.gong.io/video/${c.id}.mp4` } : {}),
+      audioUrl: media(c, 'audio'),
+      ...(c.media === 'Video' ? { videoUrl: media(c, 'video') } : {}),
     };
   }
   return out;

@@ -77,7 +77,19 @@ export function send(
   headers: Record<string, string>,
   body: unknown,
 ): void {
-  sendShared(res, status, { 'content-type': 'application/json;charset=UTF-8', ...headers }, body);
+  sendShared(res, status, { 'content-type': 'application/json;charset=UTF-8', ...headers }, json(body));
+}
+
+/**
+ * Gong's reference types some ids as int64 (an answered scorecard's callId, 19 digits), beyond what a JS number
+ * holds exactly; routes give those as bigint and they are written as bare JSON integers, digit for digit.
+ */
+function json(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) return body;
+  return JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? `\u0000big:${v}` : v)).replace(
+    /"\\u0000big:(-?\d+)"/g,
+    '$1',
+  );
 }
 
 /**

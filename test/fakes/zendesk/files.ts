@@ -55,10 +55,19 @@ export function storageRoute(
   const token = m[1] as string;
   const attachment = data.attachmentByToken(token);
   if (attachment === undefined || query.get('token') !== sign(token)) return html(403, 'Access denied');
-  const bytes = attachment.bytes;
+  return serveBytes(attachment.bytes, attachment.contentType, attachment.fileName, range);
+}
+
+/** A file with Content-Type, Content-Disposition and a single `Range: bytes=...` honoured (206/416). */
+export function serveBytes(
+  bytes: Buffer,
+  contentType: string,
+  fileName: string,
+  range: string | undefined,
+): FileResult {
   const headers: Record<string, string> = {
-    'content-type': attachment.contentType,
-    'content-disposition': `attachment; filename="${attachment.fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(attachment.fileName)}`,
+    'content-type': contentType,
+    'content-disposition': `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     'accept-ranges': 'bytes',
     'cache-control': 'private, max-age=0',
   };

@@ -4,6 +4,8 @@
 //   1. fault injected with failNext (matching path prefix)             → the fault
 //   2. /attachments/token/{token}/ (content_url, no auth needed)        → 302 to the storage path (files.ts)
 //   3. /_zdusercontent/attachment/… (the storage host, signed URL)       → the bytes (files.ts)
+//      /hc/article_attachments/{id}/{name} (a Help Center content_url)   → the bytes (attachments of
+//      published articles are public, so no credential is needed)
 //   4. a path outside /api/v2                                            → 404 InvalidEndpoint, recorded in `unhandled`
 //   5. a present but unknown credential                                 → 401 Couldn't authenticate you
 //   6. no credential: GET /users/me answers the anonymous user, anything else 401
@@ -14,7 +16,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
 import { ADMIN_ID, Dataset } from './dataset.ts';
-import { contentRoute, STORAGE_PREFIX, storageRoute } from './files.ts';
+import { contentRoute, STORAGE_PREFIX, serveBytes, storageRoute } from './files.ts';
+import { articleFile } from './more-routes.ts';
 import { anonymousUser } from './render.ts';
 import { createRoutes } from './routes.ts';
 import {
@@ -109,7 +112,17 @@ export async function startZendeskFake(opts: ZendeskFakeOptions = {}): Promise<Z
       send(res, fault.status, { ...apiHeaders(limiter.take(auth)), ...headers }, body);
       return;
     }
+    const article = articleFile(url.pathname);
     const file =
+      (article === undefined
+        ? undefined
+        : article === null
+          ? {
+              status: 404,
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+              body: '<html><body>Not found</body></html>',
+            }
+          : serveBytes(article.bytes, article.contentType, article.fileName, header(req.headers.range))) ??
       contentRoute(origin, url.pathname, data) ??
       (url.pathname.startsWith(`${STORAGE_PREFIX}/`)
         ? storageRoute(url.pathname, url.searchParams, header(req.headers.range), data)

@@ -2,8 +2,10 @@
 // (and the operation of the same name in reference/zendesk-support.openapi.yaml). Paths are matched without a
 // trailing `.json`, which Zendesk accepts on every endpoint and uses in the URLs it generates.
 import type { Dataset, TicketRecord } from './dataset.ts';
+import { moreRoutes } from './more-routes.ts';
 import { paginate } from './paging.ts';
 import * as render from './render.ts';
+import { createUser, updateManyTickets, updateUser } from './user-writes.ts';
 import { type Auth, recordNotFound } from './wire.ts';
 import { createTicket, type TicketWriteContext, updateTicket } from './writes.ts';
 
@@ -89,6 +91,7 @@ export function createRoutes(data: Dataset, ctx: render.RenderContext, authedUse
       },
     ],
     ['PUT', /^\/api\/v2\/tickets\/(\d+)$/, (m, req) => updateTicket(writes, Number(m[1]), req)],
+    ['PUT', /^\/api\/v2\/tickets\/update_many$/, (_m, req) => updateManyTickets(writes, req)],
     // List Comments: oldest first; offset `sort_order`, cursor `sort` = created_at | -created_at.
     [
       'GET',
@@ -123,6 +126,8 @@ export function createRoutes(data: Dataset, ctx: render.RenderContext, authedUse
         return listed('users', users, req, 'id', (u) => render.user(ctx, u));
       },
     ],
+    ['POST', /^\/api\/v2\/users$/, (_m, req) => createUser(data, ctx, req)],
+    ['PUT', /^\/api\/v2\/users\/(\d+)$/, (m, req) => updateUser(data, ctx, Number(m[1]), req)],
     [
       'GET',
       /^\/api\/v2\/users\/(\d+)$/,
@@ -149,7 +154,16 @@ export function createRoutes(data: Dataset, ctx: render.RenderContext, authedUse
     [
       'GET',
       /^\/api\/v2\/groups$/,
+      // `exclude_deleted`: the fake's groups are never deleted, so it changes nothing here.
       (_m, req) => listed('groups', data.groups, req, 'id', (g) => render.group(ctx, g)),
+    ],
+    [
+      'GET',
+      /^\/api\/v2\/groups\/(\d+)$/,
+      (m) => {
+        const g = data.group(Number(m[1]));
+        return g === undefined ? notFound() : { status: 200, body: { group: render.group(ctx, g) } };
+      },
     ],
     [
       'GET',
@@ -161,6 +175,7 @@ export function createRoutes(data: Dataset, ctx: render.RenderContext, authedUse
           : { status: 200, body: { attachment: render.attachment(ctx, a) } };
       },
     ],
+    ...moreRoutes(data, ctx),
   ];
 
   return (req: RouteRequest): RouteResult | undefined => {

@@ -150,12 +150,65 @@ describe('Zendesk fake', () => {
       priority: [{ description: 'Priority: is invalid', error: 'InvalidValue' }],
     });
     assert.equal(fake.unhandled.length, 0);
-    const unknown = await get('/macros');
+    const unknown = await get('/custom_objects');
     assert.equal(unknown.res.status, 404);
     assert.deepEqual(unknown.body, { error: 'InvalidEndpoint', description: 'Not found' });
     assert.deepEqual(
       fake.unhandled.map((r) => r.path),
-      ['/api/v2/macros'],
+      ['/api/v2/custom_objects'],
     );
+  });
+
+  test('ticket fields: cursor paging by id, or every field by position without page[size]', async () => {
+    const all = await get('/ticket_fields.json');
+    assert.equal(all.body.ticket_fields.length, 5);
+    assert.equal(all.body.next_page, null);
+    const cursor = await get('/ticket_fields?page[size]=2');
+    assert.equal(cursor.body.ticket_fields.length, 2);
+    assert.equal(cursor.body.meta.has_more, true);
+    const rest = await get(cursor.body.links.next);
+    assert.deepEqual(
+      rest.body.ticket_fields.map((f: { id: number }) => f.id),
+      all.body.ticket_fields.slice(2, 4).map((f: { id: number }) => f.id),
+    );
+  });
+
+  test('SLA policies take no paging params; views sort by sort_by in offset mode only', async () => {
+    const policies = await get('/slas/policies?page=2&per_page=1');
+    assert.equal(policies.body.sla_policies.length, 2);
+    assert.equal(policies.body.next_page, null);
+    const alpha = await get('/views?sort_by=alphabetical&sort_order=asc');
+    assert.deepEqual(
+      alpha.body.views.map((v: { title: string }) => v.title),
+      ['Billing queue', 'My old view', 'Unsolved tickets'],
+    );
+    const cursor = await get('/views?page[size]=3&sort_by=alphabetical');
+    assert.deepEqual(
+      cursor.body.views.map((v: { position: number }) => v.position),
+      [0, 1, 2],
+    );
+  });
+
+  test('Help Center article attachments: content_url serves the file without credentials', async () => {
+    const list = await get('/help_center/articles/360001000001/attachments');
+    const [pdf] = list.body.article_attachments;
+    const file = await fetch(pdf.content_url);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'application/pdf');
+    assert.equal(Buffer.from(await file.arrayBuffer()).length, pdf.size);
+    assert.equal((await fetch(`${new URL(fake.url).origin}/hc/article_attachments/1/nope.pdf`)).status, 404);
+    const bulk = await get('/tickets/update_many?ids=1,2', {
+      method: 'PUT',
+      body: '{"ticket":{"status":"pending"}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(bulk.body.job_status.status, 'queued');
+    assert.equal((await get('/tickets/2')).body.ticket.status, 'pending');
+    const noIds = await get('/tickets/update_many', {
+      method: 'PUT',
+      body: '{"ticket":{"status":"pending"}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(noIds.res.status, 400);
   });
 });

@@ -44,6 +44,7 @@ describe('catalog', () => {
       description: 'Issue state.',
       enum: ['open', 'closed', 'all'],
       default: 'open',
+      conflicts_with: ['states'],
     });
     assert.ok(list.params.some((p) => p.name === 'cursor'));
     const get = issues.actions.find((a) => a.name === 'get')!;

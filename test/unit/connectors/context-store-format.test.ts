@@ -472,14 +472,37 @@ describe('context_store in the shipped definitions', () => {
       commits: false,
       releases: false,
       labels: false,
+      branches: false,
+      milestones: false,
+      tags: false,
     });
     assert.deepEqual(declared('zendesk-support'), {
       tickets: true,
       users: true,
       organizations: true,
       groups: false,
+      ticket_metrics: false,
+      deleted_tickets: false,
+      ticket_fields: false,
+      ticket_forms: false,
+      brands: false,
+      macros: false,
+      triggers: false,
+      automations: false,
+      sla_policies: false,
+      satisfaction_ratings: false,
+      tags: false,
+      group_memberships: false,
+      organization_memberships: false,
+      articles: true,
     });
-    assert.deepEqual(declared('gong'), { users: true, calls: true, workspaces: false });
+    assert.deepEqual(declared('gong'), {
+      users: true,
+      calls: true,
+      workspaces: false,
+      stats_activity_scorecards: true,
+      settings_scorecards: true,
+    });
   });
 
   it('Gong calls sync as time windows: from the last start seen (or 2000) to when the pass started', () => {
