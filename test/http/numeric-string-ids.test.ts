@@ -4,14 +4,9 @@
 // naming the param, and reaches no provider.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  startZendeskFake,
-  ZENDESK_FAKE_API_TOKEN,
-  ZENDESK_FAKE_EMAIL,
-  ZENDESK_FAKE_SUBDOMAIN,
-  type ZendeskFake,
-} from '../fakes/zendesk/index.ts';
-import { type Harness, startHarness } from '../helpers/harness.ts';
+import type { ZendeskFake } from '../fakes/zendesk/index.ts';
+import type { Harness } from '../helpers/harness.ts';
+import { startWithZendesk } from '../helpers/zendesk.ts';
 import { assertError, errorFields } from './assertions.ts';
 
 interface Attachment {
@@ -23,6 +18,7 @@ describe('numeric ids given as strings (Zendesk Support through the HTTP API)', 
   let h: Harness;
   let fake: ZendeskFake;
   let token: string;
+  let close: () => Promise<void>;
   let connectorId: string;
 
   const exec = (entity: string, action: string, params: Record<string, unknown>) =>
@@ -34,34 +30,9 @@ describe('numeric ids given as strings (Zendesk Support through the HTTP API)', 
     });
 
   before(async () => {
-    fake = await startZendeskFake();
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ 'zendesk-support': fake.url }) });
-    token = await h.token();
-    const created = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        connector_type: 'zendesk-support',
-        credentials: {
-          email: ZENDESK_FAKE_EMAIL,
-          api_token: ZENDESK_FAKE_API_TOKEN,
-          subdomain: ZENDESK_FAKE_SUBDOMAIN,
-        },
-      },
-    });
-    assert.equal(created.status, 200, created.body);
-    connectorId = created.json.id;
+    ({ h, fake, token, connectorId: connectorId, close } = await startWithZendesk());
   });
-  after(async () => {
-    await h.close();
-    await fake.close();
-    assert.deepEqual(
-      fake.unhandled.map((r) => `${r.method} ${r.path}`),
-      [],
-    );
-  });
+  after(() => close());
 
   test('tickets.get with ticket_id "1" answers the ticket, as ticket_id 1 does', async () => {
     fake.requests.length = 0;

@@ -2,14 +2,8 @@
 // (attachment metadata -> content_url -> 302 to the storage host -> bytes).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  startZendeskFake,
-  ZENDESK_FAKE_API_TOKEN,
-  ZENDESK_FAKE_EMAIL,
-  ZENDESK_FAKE_SUBDOMAIN,
-  type ZendeskFake,
-} from '../fakes/zendesk/index.ts';
-import { type Harness, startHarness } from '../helpers/harness.ts';
+import type { Harness } from '../helpers/harness.ts';
+import { startWithZendesk } from '../helpers/zendesk.ts';
 
 interface Attachment {
   id: number;
@@ -21,8 +15,8 @@ interface Attachment {
 
 describe('Zendesk attachment download', () => {
   let h: Harness;
-  let fake: ZendeskFake;
   let token: string;
+  let close: () => Promise<void>;
   let id: string;
   let attachments: Attachment[];
 
@@ -30,35 +24,13 @@ describe('Zendesk attachment download', () => {
     h.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, token, body, headers });
 
   before(async () => {
-    fake = await startZendeskFake();
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ 'zendesk-support': fake.url }) });
-    token = await h.token();
-    const created = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        connector_type: 'zendesk-support',
-        credentials: {
-          email: ZENDESK_FAKE_EMAIL,
-          api_token: ZENDESK_FAKE_API_TOKEN,
-          subdomain: ZENDESK_FAKE_SUBDOMAIN,
-        },
-      },
-    });
-    assert.equal(created.status, 200, created.body);
-    id = created.json.id;
+    ({ h, token, connectorId: id, close } = await startWithZendesk());
     const comments = await exec({ entity: 'ticket_comments', action: 'list', params: { ticket_id: 1 } });
     assert.equal(comments.status, 200, comments.body);
     attachments = comments.json.result.flatMap((c: { attachments: Attachment[] }) => c.attachments);
     assert.ok(attachments.length > 0, 'ticket 1 has attachments to find');
   });
-  after(async () => {
-    await h.close();
-    await fake.close();
-    assert.deepEqual(fake.unhandled, []);
-  });
+  after(() => close());
 
   test('streams the file with its name and type, as the comment listed them', async () => {
     for (const a of attachments) {

@@ -3,13 +3,9 @@
 // the Help Center attachment download, and a provider error for each entity.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  startZendeskFake,
-  ZENDESK_FAKE_API_TOKEN,
-  ZENDESK_FAKE_EMAIL,
-  type ZendeskFake,
-} from '../fakes/zendesk/index.ts';
-import { type Harness, startHarness } from '../helpers/harness.ts';
+import type { ZendeskFake } from '../fakes/zendesk/index.ts';
+import type { Harness } from '../helpers/harness.ts';
+import { startWithZendesk } from '../helpers/zendesk.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -52,6 +48,7 @@ describe('Zendesk Support catalog parity through the HTTP API', () => {
   let h: Harness;
   let fake: ZendeskFake;
   let token: string;
+  let close: () => Promise<void>;
   let connectorId: string;
 
   const exec = (body: unknown, headers: Record<string, string> = {}) =>
@@ -71,31 +68,9 @@ describe('Zendesk Support catalog parity through the HTTP API', () => {
     ((await run(entity, 'list', params)).result as Rec[]) ?? [];
 
   before(async () => {
-    fake = await startZendeskFake();
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ 'zendesk-support': fake.url }) });
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        name: 'helpdesk',
-        connector_type: 'zendesk-support',
-        credentials: { email: ZENDESK_FAKE_EMAIL, api_token: ZENDESK_FAKE_API_TOKEN, subdomain: 'ces-demo' },
-      },
-    });
-    assert.equal(res.status, 200, res.body);
-    connectorId = res.json.id;
+    ({ h, fake, token, connectorId: connectorId, close } = await startWithZendesk());
   });
-  after(async () => {
-    await h.close();
-    await fake.close();
-    assert.deepEqual(
-      fake.unhandled.map((r) => `${r.method} ${r.path}`),
-      [],
-    );
-  });
+  after(() => close());
 
   test('the definition lists every entity-action of the hosted catalog', async () => {
     const res = await h.inject({
