@@ -24,6 +24,7 @@ const DOCS = {
   issues: 'https://docs.github.com/rest/issues/issues#list-repository-issues',
   issue: 'https://docs.github.com/rest/issues/issues#get-an-issue',
   comments: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
+  comment: 'https://docs.github.com/rest/issues/comments#get-an-issue-comment',
   pulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
   pull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
 } as const;
@@ -239,6 +240,22 @@ export function createRoutes(
         return listed(comments, req, `/repositories/${repo.id}/issues/${rec.number}/comments`, (comment) =>
           render.issueComment(c, repo, rec.number, comment),
         );
+      },
+    ],
+    // "Get an issue comment"
+    [
+      new RegExp(`^/${REPO}/issues/comments/(\\d+)$`),
+      (m, req) => {
+        const repo = visibleRepo(m, req);
+        const id = Number(m[4]);
+        const found =
+          repo === undefined
+            ? undefined
+            : [...repo.comments.entries()].flatMap(([number, list]) =>
+                list.filter((c) => c.id === id).map((comment) => ({ number, comment })),
+              )[0];
+        if (repo === undefined || found === undefined) return notFound(DOCS.comment);
+        return { status: 200, body: render.issueComment(ctx(req), repo, found.number, found.comment) };
       },
     ],
     // "List pull requests"

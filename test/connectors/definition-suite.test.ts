@@ -1,0 +1,176 @@
+// The definition-driven suite: every entity-action every shipped definition declares runs through the HTTP API
+// against its provider's fake, once as a success (a collection followed by end_cursor to its last page, a
+// download's bytes, a write's answer) and once as a provider refusal that must reach the fake and come back as
+// the one error body with the expected code. Params come from suite/<slug>.cases.ts; which kind of call each
+// action is comes from the definition, so a new entity (or connector) without cases fails here.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DefinitionRegistry } from '../../src/connectors/registry.ts';
+import type { ConnectorDefinition } from '../../src/connectors/schema.ts';
+import { STATUS_BY_CODE } from '../../src/http/errors.ts';
+import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
+import { assertError } from '../http/assertions.ts';
+import { PROVIDERS } from './suite/providers.ts';
+import type { Case, Cases, Params, SuiteFake, SuiteProvider } from './suite/types.ts';
+
+const COLLECTIONS = new Set(['list', 'api_search']);
+/** A cursor walk longer than this is a paging loop, not data. */
+const MAX_PAGES = 50;
+
+const definitions = DefinitionRegistry.default().all();
+
+function declared(
+  def: ConnectorDefinition,
+): Array<{ key: string; entity: string; action: string; paged: boolean }> {
+  return def.entities.flatMap((e) =>
+    Object.entries(e.actions).map(([action, spec]) => ({
+      key: `${e.name}.${action}`,
+      entity: e.name,
+      action,
+      paged: spec?.pagination !== undefined && spec.pagination.type !== 'none',
+    })),
+  );
+}
+
+const totals = { exercised: 0, declared: 0 };
+
+describe('definition-driven suite: every declared entity-action against its provider fake', () => {
+  after(() => {
+    console.log(`coverage total: ${totals.exercised}/${totals.declared} entity-actions exercised`);
+  });
+
+  test('every shipped definition has a provider fake in the suite', () => {
+    assert.deepEqual(
+      definitions.map((d) => d.slug).filter((slug) => PROVIDERS[slug] === undefined),
+      [],
+    );
+  });
+
+  for (const def of definitions) {
+    const provider: SuiteProvider | undefined = PROVIDERS[def.slug];
+    if (provider === undefined) continue;
+    const actions = declared(def);
+    describe(def.slug, () => {
+      let h: Harness;
+      let fake: SuiteFake;
+      let cases: Cases;
+      let otherUnhandled: () => Array<{ method: string; path: string }> = () => [];
+      let token: string;
+      let connectorId: string;
+      const exercised = new Set<string>();
+
+      const exec = (entity: string, action: string, params: Params): Promise<InjectResult> =>
+        h.inject({
+          method: 'POST',
+          url: `/api/v1/integrations/connectors/${connectorId}/execute`,
+          token,
+          body: { entity, action, params },
+        });
+
+      before(async () => {
+        const started = await provider.start();
+        fake = started.fake;
+        cases = started.cases;
+        if (started.otherUnhandled) otherUnhandled = started.otherUnhandled;
+        h = await startHarness({ ...started.env, CES_SYNC_ENABLED: 'false' });
+        token = await h.token();
+        const res = await h.inject({
+          method: 'POST',
+          url: '/api/v1/integrations/connectors',
+          token,
+          body: { workspace_name: 'default', name: `suite-${def.slug}`, ...started.connector },
+        });
+        assert.equal(res.status, 200, res.body);
+        connectorId = res.json.id;
+      });
+
+      after(async () => {
+        await h?.close();
+        await fake?.close();
+      });
+
+      test('the cases name exactly the declared entity-actions', () => {
+        const keys = new Set(actions.map((a) => a.key));
+        assert.deepEqual(
+          Object.keys(cases).filter((k) => !keys.has(k)),
+          [],
+          'cases for entity-actions the definition does not declare',
+        );
+        assert.deepEqual(
+          actions.map((a) => a.key).filter((k) => cases[k] === undefined),
+          [],
+          'declared entity-actions without a case',
+        );
+      });
+
+      for (const { key, entity, action, paged } of actions) {
+        test(key, async () => {
+          const c: Case | undefined = cases[key];
+          assert.ok(c, `${key} is declared but has no case in suite/${def.slug}.cases.ts`);
+
+          if (action === 'download') {
+            const res = await exec(entity, action, c.happy);
+            assert.equal(res.status, 200, res.body);
+            assert.ok(res.raw.length > 0, 'the download has bytes');
+          } else if (COLLECTIONS.has(action)) {
+            let res = await exec(entity, action, c.happy);
+            let pages = 0;
+            let records = 0;
+            for (;;) {
+              assert.equal(res.status, 200, `page ${pages + 1}: ${res.body}`);
+              assert.ok(Array.isArray(res.json.result), res.body);
+              pages += 1;
+              records += res.json.result.length;
+              const meta = res.json.connector_metadata;
+              if (!meta?.has_next_page) break;
+              assert.equal(typeof meta.end_cursor, 'string', res.body);
+              assert.ok(pages < MAX_PAGES, 'paging never ends');
+              res = await exec(entity, action, { cursor: meta.end_cursor });
+            }
+            assert.ok(records > 0, 'the list answered at least one record');
+            if (paged && c.single_page === undefined)
+              assert.ok(pages >= 2, `a paged list is followed across pages (got ${pages})`);
+          } else {
+            const res = await exec(entity, action, c.happy);
+            assert.equal(res.status, 200, res.body);
+            assert.ok(res.json.result !== null && typeof res.json.result === 'object', res.body);
+          }
+
+          const mark = fake.requests.length;
+          if (c.error.fault) fake.failNext({ ...c.error.fault, times: 1 });
+          const res = await exec(entity, action, c.error.params);
+          const sent = fake.requests.slice(mark);
+          assert.ok(sent.length > 0, 'the refusal came from the provider, not from ces');
+          const fault = c.error.fault;
+          if (fault)
+            assert.ok(
+              sent.some((r) => r.path.startsWith(fault.match)),
+              `the injected fault was answered (sent: ${sent.map((r) => r.path).join(', ')})`,
+            );
+          assertError(res, STATUS_BY_CODE[c.error.code], c.error.code);
+          // The provider's own answer, as ces passes its allowlisted part on.
+          const upstream = res.json.upstream as { status?: unknown } | undefined;
+          assert.equal(typeof upstream?.status, 'number', `no upstream answer in ${res.body}`);
+          if (fault) assert.equal(upstream?.status, fault.status);
+          exercised.add(key);
+        });
+      }
+
+      test('coverage', () => {
+        totals.exercised += exercised.size;
+        totals.declared += actions.length;
+        console.log(`coverage ${def.slug}: ${exercised.size}/${actions.length} entity-actions exercised`);
+        assert.deepEqual(
+          actions.map((a) => a.key).filter((k) => !exercised.has(k)),
+          [],
+          'entity-actions not exercised',
+        );
+        assert.deepEqual(
+          [...fake.unhandled, ...otherUnhandled()].map((r) => `${r.method} ${r.path}`),
+          [],
+          'requests the fake does not serve',
+        );
+      });
+    });
+  }
+});
