@@ -4,6 +4,8 @@
 import type { RestEndpointMethodTypes as Rest } from '@octokit/rest';
 import type { Account, RepoRecord } from './dataset.ts';
 
+type OrgSimple = Rest['orgs']['listForUser']['response']['data'][number];
+
 type SimpleUser = Rest['repos']['get']['response']['data']['owner'];
 type PublicUser = Rest['users']['getByUsername']['response']['data'];
 type AuthenticatedUser = Rest['users']['getAuthenticated']['response']['data'];
@@ -104,10 +106,9 @@ export function authenticatedUser(
   };
 }
 
-/** GET /orgs/{org} — "Get an organization". */
-export function organization(ctx: RenderContext, org: Account, repos: RepoRecord[]): OrganizationFull {
+/** "List organizations for a user" items (organization-simple). */
+export function organizationSimple(ctx: RenderContext, org: Account): OrgSimple {
   const u = `${ctx.api}/orgs/${org.login}`;
-  const privateRepos = repos.length - publicRepoCount(repos);
   return {
     login: org.login,
     id: org.id,
@@ -121,6 +122,14 @@ export function organization(ctx: RenderContext, org: Account, repos: RepoRecord
     public_members_url: `${u}/public_members{/member}`,
     avatar_url: `https://avatars.githubusercontent.com/u/${org.id}?v=4`,
     description: org.bio,
+  };
+}
+
+/** GET /orgs/{org} — "Get an organization". */
+export function organization(ctx: RenderContext, org: Account, repos: RepoRecord[]): OrganizationFull {
+  const privateRepos = repos.length - publicRepoCount(repos);
+  return {
+    ...organizationSimple(ctx, org),
     name: org.name,
     blog: org.blog,
     ...(org.location === null ? {} : { location: org.location }),

@@ -6,13 +6,15 @@ import type { Account, RepoRecord, ReviewCommentRecord, ReviewRecord, TeamRecord
 import type { CommitRecord } from './dataset-git.ts';
 import { authorAssociation, organization, repository } from './render.ts';
 import { iso, nodeId, type RenderContext, simpleUser, userByLogin, WEB } from './render-accounts.ts';
+
+export { organizationSimple } from './render-accounts.ts';
+
 import { commit } from './render-git.ts';
 
 type ShortBranch = Rest['repos']['listBranches']['response']['data'][number];
 type Branch = Rest['repos']['getBranch']['response']['data'];
 type Tag = Rest['repos']['listTags']['response']['data'][number];
 type GitRef = Rest['git']['getRef']['response']['data'];
-type OrgSimple = Rest['orgs']['listForUser']['response']['data'][number];
 type Team = Rest['teams']['list']['response']['data'][number];
 type TeamFull = Rest['teams']['getByName']['response']['data'];
 type Review = Rest['pulls']['listReviews']['response']['data'][number];
@@ -126,25 +128,6 @@ export function contentFile(ctx: RenderContext, repo: RepoRecord, e: TreeEntry, 
     content: wrapped,
     encoding: 'base64',
   } satisfies Rest['repos']['getContent']['response']['data'];
-}
-
-/** "List organizations for a user" items (organization-simple). */
-export function organizationSimple(ctx: RenderContext, org: Account): OrgSimple {
-  const u = `${ctx.api}/orgs/${org.login}`;
-  return {
-    login: org.login,
-    id: org.id,
-    node_id: nodeId('Organization', org.id),
-    url: u,
-    repos_url: `${u}/repos`,
-    events_url: `${u}/events`,
-    hooks_url: `${u}/hooks`,
-    issues_url: `${u}/issues`,
-    members_url: `${u}/members{/member}`,
-    public_members_url: `${u}/public_members{/member}`,
-    avatar_url: `https://avatars.githubusercontent.com/u/${org.id}?v=4`,
-    description: org.bio,
-  };
 }
 
 /** "List teams" items. */
