@@ -21,6 +21,8 @@ import { validatorCompiler } from './http/validation.ts';
 export interface AppDeps extends CoreDeps {
   logger: FastifyBaseLogger;
   bodyLimitBytes: number;
+  /** Whose X-Forwarded-For to believe (config CES_TRUST_PROXY); false: the socket's peer is the client. */
+  trustProxy: boolean | string[];
   /** Requests per second per organization over authenticated routes (burst: twice as many); 0: no limit. */
   requestsPerSecond: number;
   /** Readiness: resolves when the store answers. */
@@ -55,8 +57,9 @@ export async function buildApp(
     clientErrorHandler: clientErrorHandler(deps.logger),
     frameworkErrors: frameworkErrorHandler,
     http: { requireHostHeader: false },
-    // Behind a proxy the operator sets this explicitly; never trust X-Forwarded-* by default.
-    trustProxy: false,
+    // Behind a proxy the operator names it (CES_TRUST_PROXY); X-Forwarded-* is never trusted by default, or any
+    // client could choose the address the per-address token limit counts it under.
+    trustProxy: deps.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   installServerGuards(app.server, deps.logger);
 

@@ -99,6 +99,7 @@ export async function buildDeps(
       worker,
       syncs: worker,
       bodyLimitBytes: config.bodyLimitBytes,
+      trustProxy: config.trustProxy,
       quotas: {
         workspacesPerOrganization: config.limits.workspacesPerOrganization,
         connectorsPerOrganization: config.limits.connectorsPerOrganization,

@@ -15,6 +15,11 @@ export interface Config {
   tokenTtlSeconds: number;
   scopedTokenTtlSeconds: number;
   bodyLimitBytes: number;
+  /**
+   * CES_TRUST_PROXY: which proxies' X-Forwarded-For to believe for the client's address (the per-address token
+   * limit keys on it): false (default), true (any), or a list of proxy addresses / CIDR ranges.
+   */
+  trustProxy: boolean | string[];
   upstreamOverrides: Record<string, string>;
   upstreamTimeoutMs: number;
   /** CES_EGRESS_ALLOW: private destinations the egress policy accepts (an on-premises GitHub Enterprise, …). */
@@ -133,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     }
   }
 
+  const trustProxy = parseTrustProxy(env.CES_TRUST_PROXY ?? '', problems);
   const egressAllow = parseEgressAllow(env.CES_EGRESS_ALLOW ?? '', problems);
 
   const logLevel = (env.CES_LOG_LEVEL || 'info') as Config['logLevel'];
@@ -151,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tokenTtlSeconds: int('CES_TOKEN_TTL_SECONDS', 900, 30, 86_400),
     scopedTokenTtlSeconds: int('CES_SCOPED_TOKEN_TTL_SECONDS', 1200, 30, 86_400),
     bodyLimitBytes: int('CES_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    trustProxy,
     upstreamOverrides,
     upstreamTimeoutMs: int('CES_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     egressAllow,
@@ -220,4 +227,24 @@ function parseEgressAllow(raw: string, problems: string[]): EgressAllowEntry[] {
     else out.push({ kind: 'host', host: host.toLowerCase(), ...(port === undefined ? {} : { port }) });
   }
   return out;
+}
+
+function parseTrustProxy(raw: string, problems: string[]): boolean | string[] {
+  const value = raw.trim().toLowerCase();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  const entries = value.split(',').map((p) => p.trim());
+  const bad = entries.filter((e) => {
+    const [address = '', prefix] = e.split('/');
+    const family = isIP(address);
+    if (family === 0) return true;
+    return prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  });
+  if (bad.length > 0) {
+    problems.push(
+      `CES_TRUST_PROXY must be true, false or comma-separated proxy addresses/CIDRs (bad: ${bad.map((b) => JSON.stringify(b)).join(', ')})`,
+    );
+    return false;
+  }
+  return entries;
 }
