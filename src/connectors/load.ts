@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
 import { hasType } from './param-values.ts';
 import { refreshedAccessField, refreshProblems } from './runtime/oauth2.ts';
+import { placementOf } from './runtime/request.ts';
 import {
   ACTION_NAMES,
   type ActionDefinition,
@@ -67,6 +68,9 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkExecuteAliases(def, out);
   if (placeholders(def.check.path).length > 0)
     out.push('/check/path: the check request cannot use placeholders');
+  checkPathSegments(def.check.path, '/check/path', out);
+  if (def.check.graphql !== undefined && def.check.method !== 'POST')
+    out.push('/check/method: a GraphQL operation is sent as a POST');
   const configProps = def.replication_config.properties;
   for (const [i, key] of (def.replication_config.required ?? []).entries()) {
     if (!(key in configProps)) out.push(`/replication_config/required/${i}: '${key}' is not in properties`);
@@ -279,6 +283,55 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   const styles = action.pagination?.type === 'first_of' ? action.pagination.styles : [action.pagination];
   if (styles.some((p) => p?.type === 'body_cursor' && p.in === 'body') && !hasBody(method)) {
     out.push(`${at}/pagination: a ${method} request has no body to put the cursor in (in: body)`);
+  }
+  checkPathSegments(action.request.path, `${at}/request/path`, out);
+  checkGraphql(action, at, out);
+}
+
+/**
+ * `..` may only lead a path, to climb out of the base URL's path (a GraphQL endpoint beside a versioned REST
+ * root, as GitHub Enterprise's /api/graphql beside /api/v3); URL resolution never leaves the base's origin.
+ * Anywhere else a dot segment would only obscure which endpoint is called.
+ */
+function checkPathSegments(path: string, at: string, out: string[]): void {
+  const segments = path.split('/').slice(1);
+  const climbing = segments.findIndex((seg) => seg !== '..');
+  const rest = climbing === -1 ? [] : segments.slice(climbing);
+  if (climbing === -1) out.push(`${at}: names no endpoint after '..'`);
+  else if (rest.some((seg) => seg === '.' || seg === '..'))
+    out.push(`${at}: '.' and '..' segments are only allowed at the start`);
+}
+
+/** The variables a GraphQL document declares (`$name: Type` in its operation's variable definitions). */
+function declaredVariables(query: string): Set<string> {
+  return new Set([...query.matchAll(/\$([_A-Za-z][_0-9A-Za-z]*)\s*:/g)].map((m) => m[1] as string));
+}
+
+function checkGraphql(action: ActionDefinition, at: string, out: string[]): void {
+  const req = action.request;
+  const styles = action.pagination?.type === 'first_of' ? action.pagination.styles : [action.pagination];
+  const relay = styles.filter((p) => p?.type === 'relay');
+  if (req.graphql === undefined) {
+    if (relay.length > 0) out.push(`${at}/pagination: relay paging needs a request.graphql operation`);
+    return;
+  }
+  if (req.method !== 'POST') out.push(`${at}/request/method: a GraphQL operation is sent as a POST`);
+  if (action.download !== undefined)
+    out.push(`${at}/request/graphql: a download cannot be a GraphQL operation`);
+  const declared = declaredVariables(req.graphql.query);
+  for (const name of Object.keys(req.graphql.variables ?? {})) {
+    if (!declared.has(name))
+      out.push(`${at}/request/graphql/variables/${name}: the query declares no variable $${name}`);
+  }
+  for (const [pname, param] of Object.entries(action.params ?? {})) {
+    if (placementOf(pname, param, req) !== 'body') continue;
+    const variable = param.api_name ?? pname;
+    if (!declared.has(variable))
+      out.push(`${at}/params/${pname}: the query declares no variable $${variable} for this param`);
+  }
+  for (const p of relay) {
+    if (p?.type === 'relay' && !declared.has(p.variable))
+      out.push(`${at}/pagination: the query declares no variable $${p.variable} for the page cursor`);
   }
 }
 

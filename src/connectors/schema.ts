@@ -102,6 +102,19 @@ export const RequestSchema = Type.Object(
     headers: Type.Optional(StringMap),
     /** May a failed attempt be sent again? Default: true for GET, PUT and DELETE; set it for a read-only POST search. */
     idempotent: Type.Optional(Type.Boolean()),
+    /**
+     * A GraphQL operation (POST only): the body is `{query, variables}`. Params placed in the body become
+     * variables (named by `api_name` or the param's name), over the constant `variables` given here.
+     */
+    graphql: Type.Optional(
+      Type.Object(
+        {
+          query: Type.String({ minLength: 1, maxLength: 8192 }),
+          variables: Type.Optional(Type.Record(Type.String({ pattern: '^[_A-Za-z][_0-9A-Za-z]*$' }), Scalar)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -125,6 +138,18 @@ const PagingStyleSchema = Type.Union([
       has_more_path: Type.Optional(DPath),
       /** Where `param` goes in the next request: the query string (default) or the JSON body (POST searches). */
       in: Type.Optional(Type.Union([Type.Literal('query'), Type.Literal('body')])),
+    },
+    { additionalProperties: false },
+  ),
+  /**
+   * GraphQL Relay connections: `page_info` is the path of the connection's `pageInfo` object; while its
+   * `hasNextPage` is true, the next page repeats the operation with `variable` set to its `endCursor`.
+   */
+  Type.Object(
+    {
+      type: Type.Literal('relay'),
+      page_info: DPath,
+      variable: Type.String({ pattern: '^[_A-Za-z][_0-9A-Za-z]*$' }),
     },
     { additionalProperties: false },
   ),

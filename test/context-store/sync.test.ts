@@ -70,6 +70,8 @@ describe('context store sync and search (GitHub)', () => {
       'branches',
       'milestones',
       'tags',
+      'discussions',
+      'viewer_repositories',
     ]);
     for (const e of res.json.context_store.entities) {
       assert.equal(e.status, 'Initializing');
@@ -135,13 +137,16 @@ describe('context store sync and search (GitHub)', () => {
     assert.equal(byEntity.branches.entity_count, 2);
     assert.equal(byEntity.tags.entity_count, 3);
     assert.equal(byEntity.milestones.entity_count, 3);
+    // Through GraphQL: its 7 discussions, and the token user's repositories Hello-World and Spoon-Knife.
+    assert.equal(byEntity.discussions.entity_count, 7);
+    assert.equal(byEntity.viewer_repositories.entity_count, 2);
     for (const e of res.json.context_store.entities) {
       assert.equal(e.ready_for_search, true);
       assert.equal(e.last_error, null);
       assert.ok(e.backfilled_at);
     }
     const record = await h.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}`, token });
-    assert.deepEqual(record.json.context_store, { status: 'Ready', entity_count: 87 });
+    assert.deepEqual(record.json.context_store, { status: 'Ready', entity_count: 96 });
     const listed = await h.inject({
       method: 'GET',
       url: '/api/v1/integrations/connectors?workspace_name=default',

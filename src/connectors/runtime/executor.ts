@@ -195,6 +195,7 @@ export class ConnectorRuntime {
             key: input.connectorId,
             idempotent: request.idempotent,
             held,
+            graphql: request.graphql !== undefined,
           }),
         )
       ).value;
@@ -245,6 +246,7 @@ export class ConnectorRuntime {
         this.exchange(def, c, base, def.check.method, built, 'the credential check', {
           key: connectorId,
           idempotent: def.check.idempotent,
+          graphql: def.check.graphql !== undefined,
         }),
       );
       return checked.credentials;
@@ -417,7 +419,12 @@ export class ConnectorRuntime {
     method: RequestDefinition['method'],
     built: BuiltRequest,
     operation: string,
-    call: { key?: string | undefined; idempotent?: boolean | undefined; held?: HeldBuffers } = {},
+    call: {
+      key?: string | undefined;
+      idempotent?: boolean | undefined;
+      held?: HeldBuffers;
+      graphql?: boolean;
+    } = {},
   ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string | undefined }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
     if (built.body !== undefined) headers['content-type'] = 'application/json';
@@ -436,7 +443,7 @@ export class ConnectorRuntime {
     return this.upstream.call(request, { def, key: call.key, held: call.held }, (res) => {
       const parsed = parseJson(res);
       const body = parsed.ok ? parsed.value : undefined;
-      const kind = classifyResponse(res, body, def.errors);
+      const kind = classifyResponse(res, body, def.errors, call.graphql === true);
       if (kind) {
         return httpFailure(kind, res, upstreamError(kind, res, body, { def, operation, secrets, now }), now);
       }

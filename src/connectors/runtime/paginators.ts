@@ -38,6 +38,19 @@ export function nextPage(pagination: Pagination | undefined, ctx: PageContext): 
     const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
     return { url: new URL(ctx.url), body: { ...sent, [pagination.param]: cursor } };
   }
+  if (pagination?.type === 'relay') {
+    const info = atPath(ctx.body, pagination.page_info);
+    if (!isObject(info) || info.hasNextPage !== true) return null;
+    const cursor = info.endCursor;
+    if (typeof cursor !== 'string' || cursor === '') return null;
+    // The same operation again with only the cursor variable changed (GraphQL's cursor connections).
+    const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
+    const variables = isObject(sent.variables) ? sent.variables : {};
+    return {
+      url: new URL(ctx.url),
+      body: { ...sent, variables: { ...variables, [pagination.variable]: cursor } },
+    };
+  }
   const url = nextPageUrl(pagination, ctx);
   return url ? { url } : null;
 }
@@ -47,6 +60,7 @@ export function nextPageUrl(pagination: Pagination | undefined, ctx: PageContext
   if (!pagination) return null;
   switch (pagination.type) {
     case 'none':
+    case 'relay':
       return null;
     case 'first_of':
       for (const style of pagination.styles) {

@@ -171,6 +171,11 @@ export function buildRequest(
   const url = new URL(base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent));
   for (const [k, v] of query) url.searchParams.append(k, v);
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  if (req.graphql !== undefined) {
+    // Declared order again; a client's value overrides a declared constant of the same variable.
+    const variables = { ...(req.graphql.variables ?? {}), ...body };
+    return { url, headers, body: JSON.stringify({ query: req.graphql.query, variables }) };
+  }
   const hasBody = req.method !== 'GET' && Object.keys(body).length > 0;
   return { url, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) };
 }

@@ -28,16 +28,21 @@ const CODES: Record<ErrorKind, ErrorCode> = {
   error: 'UPSTREAM_ERROR',
 };
 
-/** The error kind of a response, or null for a success. */
+/**
+ * The error kind of a response, or null for a success. A GraphQL server answers failed operations with a 2xx
+ * and an `errors` array (`graphql`: the request was a GraphQL operation); unless a rule says otherwise that
+ * is an upstream error, also when `data` holds a partial answer, so a caller never gets half a record silently.
+ */
 export function classifyResponse(
   res: UpstreamResponse,
   body: unknown,
   errors?: ErrorsDefinition,
+  graphql = false,
 ): ErrorKind | null {
   const rule = errors?.rules?.find((r) => ruleMatches(r, res, body));
   if (rule) return rule.error;
   const s = res.status;
-  if (s >= 200 && s < 300) return null;
+  if (s >= 200 && s < 300) return graphql && hasGraphqlErrors(body) ? 'error' : null;
   if (s === 401) return 'auth_failed';
   if (s === 403) return 'forbidden';
   if (s === 404 || s === 410) return 'not_found';
@@ -45,6 +50,12 @@ export function classifyResponse(
   if (s === 400 || s === 422) return 'invalid_params';
   if (s === 502 || s === 503 || s === 504) return 'unavailable';
   return 'error';
+}
+
+function hasGraphqlErrors(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const errors = (body as { errors?: unknown }).errors;
+  return Array.isArray(errors) && errors.length > 0;
 }
 
 export function upstreamError(
@@ -188,11 +199,19 @@ function sanitize(value: unknown, scrub: (text: string) => string, depth: number
   return out;
 }
 
-/** The first exposed string, or list of strings (Gong's `errors: ["..."]`), in `expose_body_keys` order. */
+/**
+ * The first exposed string, list of strings (Gong's `errors: ["..."]`) or list of `{message}` objects (GraphQL's
+ * `errors`), in `expose_body_keys` order.
+ */
 function upstreamMessage(exposed: Record<string, unknown>): string {
-  const texts = Object.values(exposed).map((v) =>
-    Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string') ? v.join('; ') : v,
-  );
+  const texts = Object.values(exposed).map((v) => {
+    if (!Array.isArray(v) || v.length === 0) return v;
+    if (v.every((x) => typeof x === 'string')) return v.join('; ');
+    const messages = v.map((x) =>
+      typeof x === 'object' && x !== null ? (x as { message?: unknown }).message : x,
+    );
+    return messages.every((m) => typeof m === 'string') ? messages.join('; ') : v;
+  });
   const text = texts.find((v): v is string => typeof v === 'string' && v.length > 0);
   return text ? `: ${text.length > 300 ? `${text.slice(0, 300)}...` : text}` : '';
 }

@@ -168,4 +168,77 @@ export const githubCases: Cases = {
     happy: { org: 'ces-demo', team_slug: 'triage' },
     error: { params: { org: 'ces-demo', team_slug: 'nobody' }, code: notFound },
   },
+  // GraphQL API v4 (test/fakes/github/graphql.ts): discussions 1–7 of ces-demo/widgets (#2 and #7 answered,
+  // #3 and #6 closed; "sprocket" in #2, #5 and #7), projects 1–3 of ces-demo (project 1 with 5 items), and
+  // octocat's repositories Hello-World and Spoon-Knife. A GraphQL refusal is HTTP 200 with `errors`.
+  'discussions.list': {
+    happy: { ...widgets, per_page: 3 },
+    error: { params: nope, code: notFound },
+  },
+  'discussions.get': {
+    happy: { ...widgets, number: 2 },
+    error: { params: { ...widgets, number: 999 }, code: notFound },
+  },
+  'discussions.api_search': {
+    happy: { query: 'repo:ces-demo/widgets sprocket', per_page: 2 },
+    // What GitHub answers a token not yet authorised for an organization that enforces SAML SSO.
+    error: {
+      params: { query: 'org:ces-demo sprocket' },
+      code: 'UPSTREAM_FORBIDDEN',
+      fault: {
+        status: 200,
+        match: '/graphql',
+        body: {
+          data: null,
+          errors: [
+            {
+              type: 'FORBIDDEN',
+              path: ['search'],
+              message:
+                'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.',
+            },
+          ],
+        },
+      },
+    },
+  },
+  'projects.list': {
+    happy: { org: 'ces-demo', per_page: 2 },
+    error: { params: { org: 'no-such-org' }, code: notFound },
+  },
+  'projects.get': {
+    happy: { org: 'ces-demo', project_number: 1 },
+    error: { params: { org: 'ces-demo', project_number: 99 }, code: notFound },
+  },
+  'project_items.list': {
+    happy: { org: 'ces-demo', project_number: 1, per_page: 2 },
+    error: { params: { org: 'ces-demo', project_number: 99 }, code: notFound },
+  },
+  // A token revoked after the connector was created.
+  'viewer.get': {
+    happy: {},
+    error: { params: {}, code: 'UPSTREAM_AUTH_FAILED', fault: { status: 401, match: '/graphql' } },
+  },
+  'viewer_repositories.list': {
+    happy: { per_page: 1 },
+    // A fine-grained token without the metadata permission GitHub requires for repositories.
+    error: {
+      params: {},
+      code: 'UPSTREAM_FORBIDDEN',
+      fault: {
+        status: 200,
+        match: '/graphql',
+        body: {
+          data: null,
+          errors: [
+            {
+              type: 'INSUFFICIENT_SCOPES',
+              message:
+                "Your token has not been granted the required scopes to execute this query. The 'repositories' field requires one of the following scopes: ['repo'], but your token has only been granted the: ['read:user'] scopes.",
+            },
+          ],
+        },
+      },
+    },
+  },
 };

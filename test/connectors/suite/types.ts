@@ -13,6 +13,8 @@ export interface Fault {
   /** path prefix as the fake receives it, e.g. `/api/v2/tags` */
   match: string;
   headers?: Record<string, string>;
+  /** the answer's body (JSON), for refusals a provider sends with a 2xx (GraphQL's `errors`); default the fake's */
+  body?: unknown;
 }
 
 export interface ErrorCase {

@@ -6,7 +6,8 @@
 //   3. a present but unknown credential                     → 401 Bad credentials
 //   4. an exact recorded request from @octokit/fixtures     → replay.ts (any accepted token; none → 401)
 //   5. a handwritten route over the seeded dataset          → routes.ts, routes-git.ts, search.ts,
-//      routes-parity.ts; POST/PATCH writes in routes-write.ts
+//      routes-parity.ts; POST/PATCH writes in routes-write.ts; POST /graphql in graphql.ts (GraphQL API v4,
+//      executed against GitHub's published schema)
 //   6. anything else                                        → GitHub's 404 body, recorded in `unhandled`
 // Dataset: org `ces-demo` with private repo `widgets` (issues 1–25, #5/#10/#15/#20/#25 are pull requests,
 // 3 comments on #1; 40 commits on main, branch release/1.x at commit 25; releases v1.0.0, v1.1.0 and the

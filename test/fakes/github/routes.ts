@@ -3,9 +3,10 @@
 // GitHub puts in the route's 404 body. Users, organizations, repositories, issues, comments and pull requests
 // are here; commits, releases, labels and archives in routes-git.ts; search in search.ts; branches, tags,
 // contents, milestones, teams, reviews and the repository/user searches in routes-parity.ts; writes (POST,
-// PATCH) in routes-write.ts.
+// PATCH) in routes-write.ts; the GraphQL endpoint (POST /graphql) in graphql.ts.
 import type { Archives } from './archive.ts';
 import type { Account, Dataset, IssueRecord, RepoRecord } from './dataset.ts';
+import { graphqlRoute } from './graphql.ts';
 import { type PagingOptions, paginate } from './paging.ts';
 import * as render from './render.ts';
 import { gitRoutes } from './routes-git.ts';
@@ -289,7 +290,9 @@ export function createRoutes(
   ];
   const writes = writeRoutes(kit);
 
+  const graphql = graphqlRoute(data);
   return (req) => {
+    if (req.method === 'POST' && req.pathname === '/graphql') return graphql(req);
     const table =
       req.method === 'GET' ? routes : req.method === 'POST' || req.method === 'PATCH' ? writes : [];
     for (const [pattern, handle] of table) {

@@ -29,7 +29,7 @@ export function parseAuth(headers: IncomingHttpHeaders, accepted: ReadonlySet<st
   return token !== '' && accepted.has(token) ? { kind: 'token', token } : { kind: 'bad' };
 }
 
-export type RateResource = 'core' | 'search';
+export type RateResource = 'core' | 'search' | 'graphql';
 
 interface Bucket {
   used: number;
@@ -39,6 +39,8 @@ interface Bucket {
 const WINDOWS: Record<RateResource, { seconds: number; authed: number; anon: number }> = {
   core: { seconds: 3600, authed: 5000, anon: 60 },
   search: { seconds: 60, authed: 30, anon: 10 },
+  // GraphQL's budget is 5000 points an hour; every query the fake serves costs one point. No anonymous access.
+  graphql: { seconds: 3600, authed: 5000, anon: 0 },
 };
 
 /** Counts requests per credential and resource so x-ratelimit-remaining really decreases. Exhaustion is

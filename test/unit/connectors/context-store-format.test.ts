@@ -475,6 +475,8 @@ describe('context_store in the shipped definitions', () => {
       branches: false,
       milestones: false,
       tags: false,
+      discussions: false,
+      viewer_repositories: false,
     });
     assert.deepEqual(declared('zendesk-support'), {
       tickets: true,
