@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorRuntime, ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import type { DomainError } from '../../src/core/errors.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
+import { domainError } from '../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 import { startHarness } from '../helpers/harness.ts';
 
@@ -44,15 +45,6 @@ async function allPages(entity: string, action: string, params: Record<string, u
     pages.push(await exec(entity, action, { cursor: pages.at(-1)!.connector_metadata.end_cursor }));
   }
   return pages;
-}
-
-function domainError(code: string, message?: RegExp) {
-  return (err: unknown) => {
-    assert.ok(err instanceof DomainError, String(err));
-    assert.equal(err.code, code, err.message);
-    if (message) assert.match(err.message, message);
-    return true;
-  };
 }
 
 type Sent = { query: string; variables: Record<string, unknown> };

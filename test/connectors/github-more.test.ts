@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
+import { domainError } from '../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
@@ -42,15 +42,6 @@ async function allPages(entity: string, action: string, params: Record<string, u
     pages.push(await exec(entity, action, { cursor: pages.at(-1)!.connector_metadata.end_cursor }));
   }
   return pages;
-}
-
-function domainError(code: string, check?: (err: DomainError) => void) {
-  return (err: unknown) => {
-    assert.ok(err instanceof DomainError, String(err));
-    assert.equal(err.code, code, err.message);
-    check?.(err);
-    return true;
-  };
 }
 
 type Commit = {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
+import { domainError } from '../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
@@ -37,15 +37,6 @@ function exec(
     action,
     params,
   });
-}
-
-function domainError(code: string, check?: (err: DomainError) => void) {
-  return (err: unknown) => {
-    assert.ok(err instanceof DomainError, String(err));
-    assert.equal(err.code, code, err.message);
-    check?.(err);
-    return true;
-  };
 }
 
 type Issue = { number: number; title: string };

@@ -6,7 +6,6 @@ import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { systemClock } from '../../src/connectors/runtime/clock.ts';
 import type { ConnectorRuntime, ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
 import { resolveBaseUrl } from '../../src/connectors/runtime/request.ts';
-import { DomainError } from '../../src/core/errors.ts';
 import { Dataset } from '../fakes/gong/dataset.ts';
 import {
   GONG_FAKE_ACCESS_KEY,
@@ -15,6 +14,7 @@ import {
   type GongFakeOptions,
   startGongFake,
 } from '../fakes/gong/index.ts';
+import { domainError } from '../helpers/domain-error.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
@@ -65,15 +65,6 @@ async function all(entity: string, params: Record<string, unknown>) {
     pages.push(await exec(entity, 'list', { cursor: pages.at(-1)!.connector_metadata.end_cursor }));
   }
   return { pages, records: pages.flatMap((p) => p.result as Array<Record<string, unknown>>) };
-}
-
-function domainError(code: string, check?: (err: DomainError) => void) {
-  return (err: unknown) => {
-    assert.ok(err instanceof DomainError, String(err));
-    assert.equal(err.code, code, err.message);
-    check?.(err);
-    return true;
-  };
 }
 
 const bodyOf = (i: number) => JSON.parse(fake.requests[i]!.body) as Record<string, unknown>;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import type { DomainError } from '../../src/core/errors.ts';
 import {
   startZendeskFake,
   ZENDESK_FAKE_API_TOKEN,
@@ -13,6 +13,7 @@ import {
   ZENDESK_FAKE_SUBDOMAIN,
   type ZendeskFake,
 } from '../fakes/zendesk/index.ts';
+import { domainError } from '../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const zendesk = DefinitionRegistry.default().bySlug('zendesk-support')!;
@@ -51,15 +52,6 @@ function exec(
     action,
     params,
   });
-}
-
-function domainError(code: string, check?: (err: DomainError) => void) {
-  return (err: unknown) => {
-    assert.ok(err instanceof DomainError, String(err));
-    assert.equal(err.code, code, err.message);
-    check?.(err);
-    return true;
-  };
 }
 
 const upstreamOf = (e: DomainError) => e.extra?.upstream as { status: number; body: Record<string, unknown> };

@@ -6,7 +6,7 @@ import { catalogDetail } from '../../../src/connectors/catalog.ts';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { domainError } from '../../helpers/domain-error.ts';
 import { json, runtime, startServer } from './helpers.ts';
 
 const YAML = `
@@ -190,15 +190,6 @@ describe('a body-paged POST search through the runtime', () => {
       params,
     });
 
-  function rejects(code: string, message?: RegExp) {
-    return (err: unknown) => {
-      assert.ok(err instanceof DomainError, String(err));
-      assert.equal(err.code, code, err.message);
-      if (message) assert.match(err.message, message);
-      return true;
-    };
-  }
-
   it('pages to the end, each request repeating the first body with the cursor set', async () => {
     server.seen.length = 0;
     const params = { filter: { team: 'red', ids: [1, 2] }, options: { deep: { x: 1 } }, limit: 2 };
@@ -235,7 +226,7 @@ describe('a body-paged POST search through the runtime', () => {
     assert.doesNotMatch(decoded, /searchy-secret-key/);
     const forged = Buffer.from(decoded.replace('"team":"red"', '"team":"blue"')).toString('base64url');
     server.seen.length = 0;
-    await assert.rejects(exec({ cursor: `${forged}.${mac}` }), rejects('INVALID_CURSOR'));
+    await assert.rejects(exec({ cursor: `${forged}.${mac}` }), domainError('INVALID_CURSOR'));
     assert.equal(server.seen.length, 0);
   });
 
@@ -257,7 +248,7 @@ describe('a body-paged POST search through the runtime', () => {
       [{ filter: { team: 'r' }, options: null, limit: 'x' }, /'limit' must be an integer/],
     ];
     for (const [params, message] of cases) {
-      await assert.rejects(exec(params), rejects('INVALID_PARAMS', message), JSON.stringify(params));
+      await assert.rejects(exec(params), domainError('INVALID_PARAMS', message), JSON.stringify(params));
     }
     assert.equal(server.seen.length, 0);
     const ok = await exec({
@@ -269,7 +260,7 @@ describe('a body-paged POST search through the runtime', () => {
   it('an upstream list of error strings becomes the message', async () => {
     await assert.rejects(
       exec({ filter: { team: 'broken' } }),
-      rejects(
+      domainError(
         'INVALID_PARAMS',
         /Searchy rejected the params of hits\.list \(HTTP 400\): team is archived; try again\./,
       ),

@@ -7,6 +7,7 @@ import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
 import { DomainError } from '../../../src/core/errors.ts';
+import { domainError } from '../../helpers/domain-error.ts';
 import { json, runtime, startServer } from './helpers.ts';
 
 const QUERY = `query($owner: String!, $first: Int, $after: String, $open: Boolean) {
@@ -180,15 +181,6 @@ describe('a GraphQL operation through the runtime', () => {
       params,
     });
 
-  function rejects(code: string, message?: RegExp) {
-    return (err: unknown) => {
-      assert.ok(err instanceof DomainError, String(err));
-      assert.equal(err.code, code, err.message);
-      if (message) assert.match(err.message, message);
-      return true;
-    };
-  }
-
   it('sends {query, variables} and pages to the end through signed cursors', async () => {
     server.seen.length = 0;
     let out = await exec({ owner: 'acme', open: true });
@@ -224,15 +216,15 @@ describe('a GraphQL operation through the runtime', () => {
 
   it('validates params before any request', async () => {
     server.seen.length = 0;
-    await assert.rejects(exec({ owner: 'acme', per_page: 'ten' }), rejects('INVALID_PARAMS'));
-    await assert.rejects(exec({}), rejects('INVALID_PARAMS'));
+    await assert.rejects(exec({ owner: 'acme', per_page: 'ten' }), domainError('INVALID_PARAMS'));
+    await assert.rejects(exec({}), domainError('INVALID_PARAMS'));
     assert.equal(server.seen.length, 0);
   });
 
   it('maps an error in a 200 by the rules (NOT_FOUND -> UPSTREAM_NOT_FOUND)', async () => {
     await assert.rejects(
       exec({ owner: 'ghost' }),
-      rejects('UPSTREAM_NOT_FOUND', /Could not resolve to a Team 'ghost'/),
+      domainError('UPSTREAM_NOT_FOUND', /Could not resolve to a Team 'ghost'/),
     );
   });
 
