@@ -9,7 +9,7 @@ import type { ConnectorRuntime, ExecuteOutput } from '../../src/connectors/runti
 import type { DomainError } from '../../src/core/errors.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
 import { domainError } from '../helpers/domain-error.ts';
-import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
+import { allPages, closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 import { startHarness } from '../helpers/harness.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
@@ -38,15 +38,6 @@ function exec(entity: string, action: string, params: Record<string, unknown>, c
   });
 }
 
-/** Follows end_cursor to the last page (the catalog's `after` alias is resolved before the runtime). */
-async function allPages(entity: string, action: string, params: Record<string, unknown>) {
-  const pages: ExecuteOutput[] = [await exec(entity, action, params)];
-  while (pages.at(-1)!.connector_metadata.has_next_page) {
-    pages.push(await exec(entity, action, { cursor: pages.at(-1)!.connector_metadata.end_cursor }));
-  }
-  return pages;
-}
-
 type Sent = { query: string; variables: Record<string, unknown> };
 const sent = (i: number): Sent => JSON.parse(fake.requests[i]?.body ?? 'null') as Sent;
 type Discussion = {
@@ -64,7 +55,7 @@ const numbers = (pages: ExecuteOutput[]) =>
 
 describe('discussions', () => {
   it('lists every discussion newest updated first, paging by GraphQL cursors', async () => {
-    const pages = await allPages('discussions', 'list', { ...widgets, per_page: 3 });
+    const pages = await allPages(exec, 'discussions', 'list', { ...widgets, per_page: 3 });
     assert.deepEqual(
       pages.map((p) => (p.result as unknown[]).length),
       [3, 3, 1],
@@ -120,7 +111,7 @@ describe('discussions', () => {
   });
 
   it('searches with GitHub search syntax across pages', async () => {
-    const pages = await allPages('discussions', 'api_search', {
+    const pages = await allPages(exec, 'discussions', 'api_search', {
       query: 'repo:ces-demo/widgets sprocket',
       per_page: 2,
     });
@@ -136,7 +127,7 @@ describe('discussions', () => {
 
 describe('projects and their items', () => {
   it('lists the organization’s projects highest number first, and gets one', async () => {
-    const pages = await allPages('projects', 'list', { org: 'ces-demo', per_page: 2 });
+    const pages = await allPages(exec, 'projects', 'list', { org: 'ces-demo', per_page: 2 });
     assert.deepEqual(
       pages.map((p) => numbers([p])),
       [[3, 2], [1]],
@@ -161,7 +152,7 @@ describe('projects and their items', () => {
   });
 
   it('lists a project’s items with their content and Status, across pages', async () => {
-    const pages = await allPages('project_items', 'list', {
+    const pages = await allPages(exec, 'project_items', 'list', {
       org: 'ces-demo',
       project_number: 1,
       per_page: 2,
@@ -200,7 +191,7 @@ describe('viewer', () => {
     const me = (await exec('viewer', 'get', {})).result as { login: string; email: string; id: string };
     assert.equal(me.login, 'octocat');
     assert.equal(me.email, '');
-    const pages = await allPages('viewer_repositories', 'list', { per_page: 1 });
+    const pages = await allPages(exec, 'viewer_repositories', 'list', { per_page: 1 });
     const names = pages.map((p) => (p.result as Array<{ nameWithOwner: string }>)[0]?.nameWithOwner).sort();
     assert.deepEqual(names, ['octocat/Hello-World', 'octocat/Spoon-Knife']);
   });

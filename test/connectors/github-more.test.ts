@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
-import { ConnectorRuntime, type ExecuteOutput } from '../../src/connectors/runtime/executor.ts';
+import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
 import { domainError } from '../helpers/domain-error.ts';
-import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
+import { allPages, closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
 const PAT = { option: 'PAT Credentials', values: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN } };
@@ -35,15 +35,6 @@ function exec(entity: string, action: string, params: Record<string, unknown>, r
   });
 }
 
-/** Follows end_cursor to the last page; returns every page. */
-async function allPages(entity: string, action: string, params: Record<string, unknown>) {
-  const pages: ExecuteOutput[] = [await exec(entity, action, params)];
-  while (pages.at(-1)!.connector_metadata.has_next_page) {
-    pages.push(await exec(entity, action, { cursor: pages.at(-1)!.connector_metadata.end_cursor }));
-  }
-  return pages;
-}
-
 type Commit = {
   sha: string;
   commit: { message: string };
@@ -55,7 +46,7 @@ type Item = { number: number; pull_request?: unknown };
 
 describe('commits', () => {
   it('lists 40 commits newest first across 3 pages by cursor', async () => {
-    const pages = await allPages('commits', 'list', { ...widgets, per_page: 15 });
+    const pages = await allPages(exec, 'commits', 'list', { ...widgets, per_page: 15 });
     assert.deepEqual(
       pages.map((p) => (p.result as Commit[]).length),
       [15, 15, 10],
@@ -109,7 +100,7 @@ describe('commits', () => {
 
 describe('releases and labels', () => {
   it('lists releases by cursor and gets one by release_id', async () => {
-    const pages = await allPages('releases', 'list', { ...widgets, per_page: 2 });
+    const pages = await allPages(exec, 'releases', 'list', { ...widgets, per_page: 2 });
     const releases = pages.flatMap((p) => p.result as Named[]);
     assert.deepEqual(
       releases.map((r) => r.tag_name),
@@ -130,7 +121,7 @@ describe('releases and labels', () => {
   });
 
   it('lists labels by cursor and gets one by a name with spaces; recorded labels keep precedence', async () => {
-    const pages = await allPages('labels', 'list', { ...widgets, per_page: 4 });
+    const pages = await allPages(exec, 'labels', 'list', { ...widgets, per_page: 4 });
     assert.deepEqual(
       pages.flatMap((p) => (p.result as Named[]).map((l) => l.name)),
       ['bug', 'documentation', 'enhancement', 'good first issue', 'help wanted', 'question'],
@@ -153,7 +144,7 @@ describe('issues api_search', () => {
       .result as Item[];
     const expected = listed.filter((i) => i.pull_request === undefined).map((i) => i.number);
     const query = 'repo:ces-demo/widgets is:issue label:bug';
-    const pages = await allPages('issues', 'api_search', { query, per_page: 3 });
+    const pages = await allPages(exec, 'issues', 'api_search', { query, per_page: 3 });
     assert.equal(
       fake.requests.at(-pages.length)?.path,
       '/search/issues?q=repo%3Aces-demo%2Fwidgets+is%3Aissue+label%3Abug&per_page=3',
@@ -173,7 +164,7 @@ describe('issues api_search', () => {
 
   it('pages through a large seeded repository 100 at a time', async () => {
     fake.seedIssues('bench-org', 'big', 250);
-    const pages = await allPages('issues', 'api_search', {
+    const pages = await allPages(exec, 'issues', 'api_search', {
       query: 'repo:bench-org/big',
       per_page: 100,
       sort: 'created',
