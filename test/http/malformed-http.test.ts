@@ -40,6 +40,27 @@ function parseResponse(text: string): RawResponse {
   return { status, headers, body };
 }
 
+/** Sends `bytes` (ending the writing side when `end`), then reads until the server closes the connection. */
+function untilClosed(port: number, bytes: string, end: boolean): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (c: string) => {
+      text += c;
+    });
+    socket.on('close', () => {
+      try {
+        resolve(parseResponse(text));
+      } catch (err) {
+        reject(err);
+      }
+    });
+    if (end) socket.end(bytes);
+    else socket.write(bytes);
+  });
+}
+
 describe('malformed HTTP on a real socket', () => {
   let h: Harness;
   let port: number;
@@ -116,22 +137,7 @@ describe('malformed HTTP on a real socket', () => {
   });
 
   test('a body shorter than its Content-Length, then end of stream, is 400 BAD_REQUEST', async () => {
-    const socketless = await new Promise<RawResponse>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (c: string) => {
-        text += c;
-      });
-      socket.on('close', () => {
-        try {
-          resolve(parseResponse(text));
-        } catch (err) {
-          reject(err);
-        }
-      });
-      socket.end(post('Content-Length: 100\r\n'));
-    });
+    const socketless = await untilClosed(port, post('Content-Length: 100\r\n'), true);
     expectErrorBody(socketless, 400, 'BAD_REQUEST');
   });
 
@@ -236,22 +242,8 @@ describe('malformed HTTP on a real socket', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const res = await new Promise<RawResponse>((resolve, reject) => {
-        const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
-        let text = '';
-        socket.setEncoding('latin1');
-        socket.on('data', (c: string) => {
-          text += c;
-        });
-        socket.on('close', () => {
-          try {
-            resolve(parseResponse(text));
-          } catch (err) {
-            reject(err);
-          }
-        });
-        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
-      });
+      const port = (server.address() as net.AddressInfo).port;
+      const res = await untilClosed(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n', false);
       expectErrorBody(res, 408, 'REQUEST_TIMEOUT');
     } finally {
       server.close();

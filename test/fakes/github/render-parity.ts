@@ -4,7 +4,7 @@
 import type { RestEndpointMethodTypes as Rest } from '@octokit/rest';
 import type { Account, RepoRecord, ReviewCommentRecord, ReviewRecord, TeamRecord } from './dataset.ts';
 import type { CommitRecord } from './dataset-git.ts';
-import { authorAssociation, organization, repository } from './render.ts';
+import { authorAssociation, organization, reactions, repository } from './render.ts';
 import { iso, nodeId, type RenderContext, simpleUser, userByLogin, WEB } from './render-accounts.ts';
 
 export { organizationSimple } from './render-accounts.ts';
@@ -230,18 +230,7 @@ export function reviewComment(
     original_line: c.line,
     side: 'RIGHT',
     subject_type: 'line',
-    reactions: {
-      url: `${u}/reactions`,
-      total_count: 0,
-      '+1': 0,
-      '-1': 0,
-      laugh: 0,
-      hooray: 0,
-      confused: 0,
-      heart: 0,
-      rocket: 0,
-      eyes: 0,
-    },
+    reactions: reactions(`${u}/reactions`),
   };
 }
 

@@ -189,7 +189,7 @@ export function authorAssociation(repo: RepoRecord, login: string): AuthorAssoci
   return repo.owner.members.includes(login) ? 'MEMBER' : 'CONTRIBUTOR';
 }
 
-function reactions(url: string) {
+export function reactions(url: string) {
   return {
     url,
     total_count: 0,
