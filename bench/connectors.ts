@@ -15,13 +15,13 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
-import { GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET } from '../test/fakes/gong/index.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
+import { GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET } from '../test/connectors/gong/fake/index.ts';
 import {
   ZENDESK_FAKE_API_TOKEN,
   ZENDESK_FAKE_EMAIL,
   ZENDESK_FAKE_SUBDOMAIN,
-} from '../test/fakes/zendesk/index.ts';
+} from '../test/connectors/zendesk-support/fake/index.ts';
 import {
   cpuSeconds,
   type LoadResult,

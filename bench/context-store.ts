@@ -23,7 +23,7 @@ import { entityLayout } from '../src/context-store/layout.ts';
 import { compileSearch } from '../src/context-store/query.ts';
 import { registerSearchFunctions } from '../src/store/sqlite/context-index.ts';
 import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
 import {
   cpuSeconds,

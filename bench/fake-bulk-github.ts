@@ -4,7 +4,7 @@
 // prints `{"url": …}` as its first stdout line, like bench/fake-github.ts.
 //
 // Each issue has the shape and member order of the GitHub fake's "List repository issues" items
-// (test/fakes/github/render.ts `issue`). It is written by hand into a string here (a page of 100 costs well under
+// (test/connectors/github/fake/render.ts `issue`). It is written by hand into a string here (a page of 100 costs well under
 // a millisecond, which matters: this process shares the machine's cores with ces), and checked at start-up
 // against render.issue for a sample of issues, so the two cannot drift apart silently.
 //
@@ -12,7 +12,7 @@
 //   GET /user                                  "Get the authenticated user" (the connector's credential check)
 //   GET /repos/bench/big/issues                "List repository issues": state, sort=updated, direction, since,
 //   GET /repositories/{id}/issues                per_page (max 100), page; `link` next/last/prev/first exactly as
-//                                                test/fakes/github/paging.ts (absolute, id-based path, page last)
+//                                                test/connectors/github/fake/paging.ts (absolute, id-based path, page last)
 //   GET /repos/bench/big/{pulls,labels,commits,releases}   an empty list, no link
 //   anything else                              GitHub's 404 body
 // Limits, answered 422 rather than silently wrong: only sort=updated (the order updated_at makes equal to index
@@ -20,12 +20,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import type { Account, CommentRecord, IssueRecord, Label, RepoRecord } from '../test/fakes/github/dataset.ts';
-import { Dataset } from '../test/fakes/github/dataset.ts';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
-import { paginate } from '../test/fakes/github/paging.ts';
-import * as render from '../test/fakes/github/render.ts';
-import { baseHeaders, errorBody, parseAuth, RateLimiter } from '../test/fakes/github/wire.ts';
+import type {
+  Account,
+  CommentRecord,
+  IssueRecord,
+  Label,
+  RepoRecord,
+} from '../test/connectors/github/fake/dataset.ts';
+import { Dataset } from '../test/connectors/github/fake/dataset.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
+import { paginate } from '../test/connectors/github/fake/paging.ts';
+import * as render from '../test/connectors/github/fake/render.ts';
+import { baseHeaders, errorBody, parseAuth, RateLimiter } from '../test/connectors/github/fake/wire.ts';
 
 // ---- the synthetic dataset: everything derives from (index, total)
 

@@ -1,6 +1,6 @@
 // Starts the GitHub fake in its own process for benchmarks and prints its URL as one JSON line.
 // BENCH_UPSTREAM_LATENCY_MS delays every answer, like a provider across the internet.
-import { startGithubFake } from '../test/fakes/github/index.ts';
+import { startGithubFake } from '../test/connectors/github/fake/index.ts';
 
 const fake = await startGithubFake({ responseDelayMs: Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 0) });
 fake.seedIssues('bench', 'big', Number(process.env.BENCH_ISSUES ?? 1000));

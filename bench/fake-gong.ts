@@ -1,6 +1,6 @@
 // Starts the Gong fake in its own process for benchmarks and prints its URL as one JSON line.
 // BENCH_UPSTREAM_LATENCY_MS delays every answer, like a provider across the internet.
-import { startGongFake } from '../test/fakes/gong/index.ts';
+import { startGongFake } from '../test/connectors/gong/fake/index.ts';
 
 const fake = await startGongFake({ responseDelayMs: Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 0) });
 process.stdout.write(`${JSON.stringify({ url: fake.url })}\n`);

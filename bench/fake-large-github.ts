@@ -12,10 +12,10 @@
 // Only the fake's default token is accepted (401 "Bad credentials" otherwise).
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Dataset } from '../test/fakes/github/dataset.ts';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
-import * as render from '../test/fakes/github/render.ts';
-import { errorBody } from '../test/fakes/github/wire.ts';
+import { Dataset } from '../test/connectors/github/fake/dataset.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
+import * as render from '../test/connectors/github/fake/render.ts';
+import { errorBody } from '../test/connectors/github/fake/wire.ts';
 import { bulkIssue, Renderer } from './fake-bulk-github.ts';
 
 const TARGET = Number(process.env.BENCH_BODY_BYTES ?? 30_000_000);

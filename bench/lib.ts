@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 const children: ChildProcess[] = [];

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/fakes/github/index.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import {
   createGithubConnector,
   launch,

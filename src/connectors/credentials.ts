@@ -4,7 +4,7 @@
  */
 import { DomainError, type ErrorDetail } from '../core/errors.ts';
 import { headerValueProblem } from './header-value.ts';
-import type { ConnectorDefinition, CredentialOption } from './schema.ts';
+import { authPlacements, type ConnectorDefinition, type CredentialOption } from './schema.ts';
 import { placeholders } from './template.ts';
 
 export interface ResolvedCredentials {
@@ -110,9 +110,11 @@ function problemsFor(option: CredentialOption, obj: Record<string, unknown>): Er
  * credentials are base64-encoded and query values percent-encoded, so any text is fine there.
  */
 function headerProblems(option: CredentialOption, obj: Record<string, unknown>): ErrorDetail[] {
-  const auth = option.auth;
-  const template = auth.type === 'bearer' ? auth.token : auth.type === 'header' ? auth.value : '';
-  const inHeader = new Set(placeholders(template));
+  const inHeader = new Set(
+    authPlacements(option).flatMap((auth) =>
+      placeholders(auth.type === 'bearer' ? auth.token : auth.type === 'header' ? auth.value : ''),
+    ),
+  );
   const out: ErrorDetail[] = [];
   for (const [key, value] of Object.entries(obj)) {
     const field = canonical(option, key);

@@ -8,11 +8,13 @@ import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
 import { hasType } from './param-values.ts';
+import { templateParams } from './runtime/body.ts';
 import { refreshedAccessField, refreshProblems } from './runtime/oauth2.ts';
 import { placementOf } from './runtime/request.ts';
 import {
   ACTION_NAMES,
   type ActionDefinition,
+  authPlacements,
   COLLECTION_ACTIONS,
   type ConnectorDefinition,
   ConnectorDefinitionSchema,
@@ -25,6 +27,8 @@ const validator = Compile(ConnectorDefinitionSchema);
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** Param names may also hold inner hyphens, as some providers' query names do (Gong's `manager-id`). */
 const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$/;
+/** RFC 9110 token: what an HTTP header name may be. */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Param names the runtime itself interprets. */
 export const RESERVED_PARAMS = ['cursor'] as const;
 
@@ -120,14 +124,19 @@ function checkExecuteAliases(def: ConnectorDefinition, out: string[]): void {
 
 function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
   const vars = def.base_url_variables ?? {};
-  const used = placeholders(def.base_url);
-  for (const name of used) {
+  const inBase = placeholders(def.base_url);
+  for (const name of inBase) {
     if (!(name in vars)) out.push(`/base_url: placeholder {${name}} is not declared in base_url_variables`);
   }
+  // A token endpoint may have a host of its own (a sandbox login host beside the production one).
+  const used = [
+    ...inBase,
+    ...def.credential_options.flatMap((o) => (o.refresh ? placeholders(o.refresh.token_url) : [])),
+  ];
   const sample: Record<string, string> = {};
   for (const [name, v] of Object.entries(vars)) {
     const at = `/base_url_variables/${name}`;
-    if (!used.includes(name)) out.push(`${at}: variable is not used in base_url`);
+    if (!used.includes(name)) out.push(`${at}: variable is used neither in base_url nor in a token_url`);
     const key = v.config_key ?? (v.credential_field === undefined ? name : undefined);
     if (key !== undefined && !(key in def.replication_config.properties)) {
       out.push(`${at}: config key '${key}' is not a replication_config property`);
@@ -193,16 +202,30 @@ function checkCredentials(def: ConnectorDefinition, out: string[]): void {
     opt.required.forEach((r, j) => {
       if (!names.has(r)) out.push(`${at}/required/${j}: '${r}' is not a declared field`);
     });
-    const templates = Object.entries(opt.auth).filter(([k]) => k !== 'type' && k !== 'name');
     // A refreshed access token may be left out by the user: ces obtains it before the first request.
     const refreshed = refreshedAccessField(opt);
-    for (const [key, template] of templates) {
-      for (const p of placeholders(String(template))) {
-        if (!names.has(p)) out.push(`${at}/auth/${key}: placeholder {${p}} is not a declared field`);
-        else if (!opt.required.includes(p) && p !== refreshed)
-          out.push(`${at}/auth/${key}: placeholder {${p}} must be a required field`);
+    const placements = authPlacements(opt);
+    const seen = new Set<string>();
+    placements.forEach((auth, k) => {
+      const where = Array.isArray(opt.auth) ? `${at}/auth/${k}` : `${at}/auth`;
+      // Two placements writing the same header or query key: the second would silently win.
+      const target =
+        auth.type === 'query'
+          ? `query ${auth.name}`
+          : `header ${auth.type === 'header' ? auth.name.toLowerCase() : 'authorization'}`;
+      if (seen.has(target)) out.push(`${where}: a second placement of ${target}`);
+      seen.add(target);
+      if (auth.type === 'header' && !HEADER_NAME.test(auth.name))
+        out.push(`${where}/name: not an HTTP header name`);
+      const templates = Object.entries(auth).filter(([key]) => key !== 'type' && key !== 'name');
+      for (const [key, template] of templates) {
+        for (const p of placeholders(String(template))) {
+          if (!names.has(p)) out.push(`${where}/${key}: placeholder {${p}} is not a declared field`);
+          else if (!opt.required.includes(p) && p !== refreshed)
+            out.push(`${where}/${key}: placeholder {${p}} must be a required field`);
+        }
       }
-    }
+    });
     out.push(...refreshProblems(def, opt, at));
   });
 }
@@ -281,11 +304,43 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
     out.push(`${at}/pagination: only ${COLLECTION_ACTIONS.join(' and ')} actions can page`);
   }
   const styles = action.pagination?.type === 'first_of' ? action.pagination.styles : [action.pagination];
-  if (styles.some((p) => p?.type === 'body_cursor' && p.in === 'body') && !hasBody(method)) {
+  const inBody = styles.some((p) => p !== undefined && 'in' in p && p.in === 'body');
+  if (inBody && !hasBody(method)) {
     out.push(`${at}/pagination: a ${method} request has no body to put the cursor in (in: body)`);
   }
+  if (action.download?.follow !== undefined && action.download.file_url === undefined)
+    out.push(`${at}/download/follow: only after file_url (it reads the answer of that URL)`);
   checkPathSegments(action.request.path, `${at}/request/path`, out);
+  checkBodyTemplate(action, at, out);
   checkGraphql(action, at, out);
+}
+
+/**
+ * A body template may only name body params of its action, and only where a body is sent as JSON or a form;
+ * a param it names must not also be a top-level member of another name (the body would carry it twice).
+ */
+function checkBodyTemplate(action: ActionDefinition, at: string, out: string[]): void {
+  const req = action.request;
+  if (req.body_format !== undefined && req.graphql !== undefined)
+    out.push(`${at}/request/body_format: a GraphQL operation is always sent as JSON`);
+  if (req.body_format !== undefined && !hasBody(req.method))
+    out.push(`${at}/request/body_format: a ${req.method} request has no body`);
+  if (req.body === undefined) return;
+  if (req.graphql !== undefined) out.push(`${at}/request/body: a GraphQL operation builds its own body`);
+  if (!hasBody(req.method)) out.push(`${at}/request/body: a ${req.method} request has no body`);
+  const params = action.params ?? {};
+  for (const name of templateParams(req.body)) {
+    const param = params[name];
+    if (param === undefined) out.push(`${at}/request/body: placeholder {${name}} is not a declared param`);
+    else if (placementOf(name, param, req) !== 'body')
+      out.push(`${at}/params/${name}/in: the body template places it, so it must be a body param`);
+  }
+  const members = new Set(Object.keys(req.body));
+  for (const [name, param] of Object.entries(params)) {
+    if (placementOf(name, param, req) !== 'body' || templateParams(req.body).includes(name)) continue;
+    const key = param.api_name ?? name;
+    if (members.has(key)) out.push(`${at}/params/${name}: the body template already has a member '${key}'`);
+  }
 }
 
 /**
@@ -339,10 +394,22 @@ function hasBody(method: string): boolean {
   return method !== 'GET' && method !== 'DELETE';
 }
 
-/** An object can only travel as JSON, so it must be a body member; its declared members are checked like params. */
+/**
+ * An object travels as a body member, or in a query with bracketed keys (`created[gte]=...`, one level of
+ * scalar members); its declared members are checked like params.
+ */
 function checkObjectParam(param: ParamDefinition, method: string, pat: string, out: string[]): void {
   const placed = param.in ?? (hasBody(method) ? 'body' : 'query');
-  if (placed !== 'body') out.push(`${pat}/type: an object param must go in the JSON body (not ${placed})`);
+  if (placed !== 'body' && placed !== 'query')
+    out.push(`${pat}/type: an object param goes in the body or the query (not ${placed})`);
+  if (placed === 'query') {
+    if (param.properties === undefined)
+      out.push(`${pat}/properties: an object param in a query declares its members`);
+    for (const [key, prop] of Object.entries(param.properties ?? {})) {
+      if (prop.type === 'object' || prop.type === 'array')
+        out.push(`${pat}/properties/${key}/type: a query object's members are scalars`);
+    }
+  }
   for (const [key, prop] of Object.entries(param.properties ?? {})) {
     const at = `${pat}/properties/${key}`;
     if ((prop.type === 'array') !== (prop.items !== undefined))

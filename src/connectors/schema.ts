@@ -103,6 +103,19 @@ export const RequestSchema = Type.Object(
     /** May a failed attempt be sent again? Default: true for GET, PUT and DELETE; set it for a read-only POST search. */
     idempotent: Type.Optional(Type.Boolean()),
     /**
+     * The body's shape, as a JSON template: constants, nested objects and arrays, and strings with `{param}`
+     * placeholders. A string that is exactly one placeholder takes the param's value as it is (a number, an
+     * array, an object); inside longer text it is written as text. A member or array element naming a param
+     * the client left out is dropped (and an object or array that loses all its content with it). Body params
+     * the template does not name are added as top-level members, as without a template.
+     */
+    body: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
+    /**
+     * How the body is encoded: `json` (default) or `form` (`application/x-www-form-urlencoded`, nested members
+     * and arrays written with brackets: `metadata[plan]=pro`, `items[0][price]=p_1`, as Stripe takes them).
+     */
+    body_format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('form')])),
+    /**
      * A GraphQL operation (POST only): the body is `{query, variables}`. Params placed in the body become
      * variables (named by `api_name` or the param's name), over the constant `variables` given here.
      */
@@ -129,7 +142,42 @@ const PagingStyleSchema = Type.Union([
     { type: Type.Literal('link_header'), rel: Type.Optional(Type.String({ minLength: 1 })) },
     { additionalProperties: false },
   ),
-  Type.Object({ type: Type.Literal('next_url'), path: DPath }, { additionalProperties: false }),
+  /**
+   * A URL in the body. With `cursor_param`, only that query parameter of it is taken and set on the current
+   * request (for providers whose next URL drops the other params, or points at another path).
+   */
+  Type.Object(
+    {
+      type: Type.Literal('next_url'),
+      path: DPath,
+      cursor_param: Type.Optional(Type.String({ minLength: 1 })),
+    },
+    { additionalProperties: false },
+  ),
+  /** A cursor in a response header, set as `param` of the next request (query, or JSON body member). */
+  Type.Object(
+    {
+      type: Type.Literal('header_cursor'),
+      header: Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
+      param: Type.String({ minLength: 1 }),
+      in: Type.Optional(Type.Union([Type.Literal('query'), Type.Literal('body')])),
+    },
+    { additionalProperties: false },
+  ),
+  /**
+   * Keyset paging: the next page starts after the last record, `param` = that record's `record_key` (default
+   * `[id]`); it ends on an empty page, or when `has_more_path` is given and not `true` (Stripe's `has_more`).
+   */
+  Type.Object(
+    {
+      type: Type.Literal('keyset'),
+      param: Type.String({ minLength: 1 }),
+      record_key: Type.Optional(DPath),
+      has_more_path: Type.Optional(DPath),
+      in: Type.Optional(Type.Union([Type.Literal('query'), Type.Literal('body')])),
+    },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       type: Type.Literal('body_cursor'),
@@ -160,6 +208,10 @@ const PagingStyleSchema = Type.Union([
       start: Type.Optional(Type.Integer({ minimum: 0 })),
       size_param: Type.Optional(Type.String({ minLength: 1 })),
       page_size: Type.Optional(Type.Integer({ minimum: 1 })),
+      /** The number of pages in the body: the page whose number reaches it is the last. */
+      total_pages_path: Type.Optional(DPath),
+      /** A body member that is `true` on the last page (Jira's `isLast`). */
+      last_page_path: Type.Optional(DPath),
     },
     { additionalProperties: false },
   ),
@@ -169,6 +221,10 @@ const PagingStyleSchema = Type.Union([
       offset_param: Type.String({ minLength: 1 }),
       limit_param: Type.String({ minLength: 1 }),
       page_size: Type.Optional(Type.Integer({ minimum: 1 })),
+      /** The number of records in the body: the page that reaches it is the last (Jira's `total`). */
+      total_path: Type.Optional(DPath),
+      /** A body member that is `true` on the last page (Jira's `isLast`). */
+      last_page_path: Type.Optional(DPath),
     },
     { additionalProperties: false },
   ),
@@ -221,6 +277,27 @@ export const ActionSchema = Type.Object(
            * when asked (Gong's `contentSelector.exposedFields.media: true`).
            */
           body: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
+          /**
+           * A second step: the URL found at `file_url` answers JSON too, and the file's URL is at this path of
+           * that answer (a provider that hands out a short-lived link through a metadata endpoint).
+           */
+          follow: Type.Optional(
+            Type.Object(
+              { file_url: DPath, filename: Type.Optional(DPath), content_type: Type.Optional(DPath) },
+              { additionalProperties: false },
+            ),
+          ),
+          /**
+           * Origins besides the API's that serve the provider's files and need the connector's credentials
+           * (Slack's `https://files.slack.com`). Exact https origins; under an upstream override they become
+           * the override's origin.
+           */
+          credentials_to: Type.Optional(
+            Type.Array(Type.String({ pattern: '^https://[a-z0-9.-]+(:[0-9]{1,5})?$' }), {
+              minItems: 1,
+              maxItems: 4,
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -375,7 +452,8 @@ export const EntitySchema = Type.Object(
 );
 
 const Template = Type.String({ minLength: 1 });
-export const AuthSchema = Type.Union([
+/** One place a credential goes. An option lists one, or several (two headers; a header and a query key). */
+export const AuthPlacementSchema = Type.Union([
   Type.Object({ type: Type.Literal('bearer'), token: Template }, { additionalProperties: false }),
   Type.Object(
     { type: Type.Literal('header'), name: Type.String({ minLength: 1 }), value: Template },
@@ -389,6 +467,10 @@ export const AuthSchema = Type.Union([
     { type: Type.Literal('query'), name: Type.String({ minLength: 1 }), value: Template },
     { additionalProperties: false },
   ),
+]);
+export const AuthSchema = Type.Union([
+  AuthPlacementSchema,
+  Type.Array(AuthPlacementSchema, { minItems: 1, maxItems: 4 }),
 ]);
 
 export const CredentialFieldSchema = Type.Object(
@@ -412,7 +494,15 @@ export const RefreshSchema = Type.Object(
   {
     /** The token endpoint; `{variables}` must be `base_url_variables` (filled and checked the same way). */
     token_url: Type.String({ minLength: 1 }),
-    grant_type: Type.Optional(Type.Literal('refresh_token')),
+    /**
+     * `refresh_token` (default): renew with the stored refresh token. `client_credentials` (RFC 6749 4.4): the
+     * client id and secret alone obtain each access token; there is no refresh token.
+     */
+    grant_type: Type.Optional(
+      Type.Union([Type.Literal('refresh_token'), Type.Literal('client_credentials')]),
+    ),
+    /** Sent as `scope` with the token request (space-separated, as RFC 6749 3.3). */
+    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
     /** `basic` (default): HTTP Basic client_id:client_secret; `body`: both as request params. */
     client_auth: Type.Optional(Type.Union([Type.Literal('basic'), Type.Literal('body')])),
     /** How the params travel: `form` (default, RFC 6749), `json`, or `query` (providers that require it). */
@@ -438,6 +528,11 @@ export const RefreshSchema = Type.Object(
           access_token: Type.Optional(Type.String({ minLength: 1 })),
           refresh_token: Type.Optional(Type.String({ minLength: 1 })),
           expires_in: Type.Optional(Type.String({ minLength: 1 })),
+          /**
+           * Other members of the token response kept as credential fields (field -> response key), e.g.
+           * Salesforce's `instance_url`, which a base URL variable then reads through `credential_field`.
+           */
+          values: Type.Optional(Type.Record(Name, Type.String({ minLength: 1 }))),
         },
         { additionalProperties: false },
       ),
@@ -619,10 +714,16 @@ export type ObjectPropertyDefinition = Type.Static<typeof ObjectPropertySchema>;
 export type RequestDefinition = Type.Static<typeof RequestSchema>;
 export type Pagination = Type.Static<typeof PaginationSchema>;
 export type AuthDefinition = Type.Static<typeof AuthSchema>;
+export type AuthPlacement = Type.Static<typeof AuthPlacementSchema>;
 export type CredentialOption = Type.Static<typeof CredentialOptionSchema>;
 export type RefreshDefinition = Type.Static<typeof RefreshSchema>;
 export type ErrorRule = Type.Static<typeof ErrorRuleSchema>;
 export type ErrorsDefinition = Type.Static<typeof ErrorsSchema>;
+
+/** Every place an option's credential goes, in declared order. */
+export function authPlacements(option: CredentialOption): AuthPlacement[] {
+  return Array.isArray(option.auth) ? option.auth : [option.auth];
+}
 
 /** The action of an entity, or undefined; the `actions` object is closed so indexing by name is safe. */
 export function actionOf(entity: EntityDefinition, action: string): ActionDefinition | undefined {

@@ -1,8 +1,9 @@
 // The definition-driven suite: every entity-action every shipped definition declares runs through the HTTP API
 // against its provider's fake, once as a success (a collection followed by end_cursor to its last page, a
 // download's bytes, a write's answer) and once as a provider refusal that must reach the fake and come back as
-// the one error body with the expected code. Params come from suite/<slug>.cases.ts; which kind of call each
-// action is comes from the definition, so a new entity (or connector) without cases fails here.
+// the one error body with the expected code. Params come from <slug>/cases.ts (through <slug>/suite.ts); which
+// kind of call each action is comes from the definition, so a new entity (or connector) without cases fails
+// here. CES_SUITE_SLUGS=a,b runs only those connectors (while writing one).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
@@ -10,14 +11,20 @@ import type { ConnectorDefinition } from '../../src/connectors/schema.ts';
 import { STATUS_BY_CODE } from '../../src/http/errors.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
 import { assertError } from '../http/assertions.ts';
-import { PROVIDERS } from './suite/providers.ts';
+import { providerFor } from './suite/providers.ts';
 import type { Case, Cases, Params, SuiteFake, SuiteProvider } from './suite/types.ts';
 
 const COLLECTIONS = new Set(['list', 'api_search']);
 /** A cursor walk longer than this is a paging loop, not data. */
 const MAX_PAGES = 50;
 
-const definitions = DefinitionRegistry.default().all();
+const only = process.env.CES_SUITE_SLUGS?.split(',').filter(Boolean);
+const definitions = DefinitionRegistry.default()
+  .all()
+  .filter((d) => only === undefined || only.includes(d.slug));
+const PROVIDERS: Record<string, SuiteProvider | undefined> = Object.fromEntries(
+  await Promise.all(definitions.map(async (d) => [d.slug, await providerFor(d.slug)] as const)),
+);
 
 function declared(
   def: ConnectorDefinition,
@@ -106,7 +113,7 @@ describe('definition-driven suite: every declared entity-action against its prov
       for (const { key, entity, action, paged } of actions) {
         test(key, async () => {
           const c: Case | undefined = cases[key];
-          assert.ok(c, `${key} is declared but has no case in suite/${def.slug}.cases.ts`);
+          assert.ok(c, `${key} is declared but has no case in test/connectors/${def.slug}/cases.ts`);
 
           if (action === 'download') {
             const res = await exec(entity, action, c.happy);

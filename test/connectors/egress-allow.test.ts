@@ -7,10 +7,10 @@ import { loadConfig } from '../../src/config/index.ts';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
 import { type RecordingServer, startRecordingServer } from '../fakes/shared/server.ts';
-import { GITHUB_DEFINITION_ID } from '../helpers/github.ts';
 import { startHarness } from '../helpers/harness.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './github/fake/index.ts';
+import { GITHUB_DEFINITION_ID } from './github/harness.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
 const TOKEN = GITHUB_FAKE_DEFAULT_TOKEN;

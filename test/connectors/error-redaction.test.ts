@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './github/fake/index.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
 const TOKEN = GITHUB_FAKE_DEFAULT_TOKEN;

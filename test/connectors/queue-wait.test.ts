@@ -8,10 +8,10 @@ import { DomainError } from '../../src/core/errors.ts';
 import { faultyDefinition } from '../fakes/faulty/definition.ts';
 import { type FaultyServer, startFaultyServer } from '../fakes/faulty/index.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
-import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
 import type { InjectResult } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { assertError } from '../http/assertions.ts';
+import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from './github/harness.ts';
 
 /** One slot per connector, three attempts: a deadline of 3 × timeoutMs, far longer than the queue budget. */
 const DEF = faultyDefinition('max_concurrency: 1\nretry: { max_attempts: 3 }');

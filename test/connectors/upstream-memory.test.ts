@@ -7,13 +7,13 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import { GITHUB_FAKE_DEFAULT_TOKEN } from '../fakes/github/index.ts';
 import { issuesBody, type LargeAnswersFake, startLargeAnswersFake } from '../fakes/large-answers/index.ts';
 import { runtimeFor } from '../helpers/fake-runtime.ts';
-import { createGithubConnector, startWithGithub } from '../helpers/github.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { assertError } from '../http/assertions.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN } from './github/fake/index.ts';
+import { createGithubConnector, startWithGithub } from './github/harness.ts';
 
 const CAP = 65_536;
 const BUDGET = 100_000;

@@ -13,7 +13,7 @@ import {
   GITHUB_DEFINITION_ID,
   type Harness,
   startWithGithub,
-} from '../helpers/github.ts';
+} from '../connectors/github/harness.ts';
 
 describe('a batch holding one record twice', () => {
   let h: Harness;

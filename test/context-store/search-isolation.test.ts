@@ -11,13 +11,13 @@ import { columnValue, definitionLayouts, quoteIdent, recordKey } from '../../src
 import { searchContextStore } from '../../src/core/connectors/context-store.ts';
 import { DomainError } from '../../src/core/errors.ts';
 import { ftsFillSql, indexRowInsertSql } from '../../src/store/sqlite/context-index.ts';
-import { entityState } from '../helpers/context-store.ts';
 import {
   createGithubConnector,
   GITHUB_DEFINITION_ID,
   type Harness,
   startWithGithub,
-} from '../helpers/github.ts';
+} from '../connectors/github/harness.ts';
+import { entityState } from '../helpers/context-store.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const BULK = 20_000;

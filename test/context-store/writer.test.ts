@@ -2,8 +2,13 @@
 // while a backfill writes, and the sync loop outlives a failing store call.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import {
+  createGithubConnector,
+  type GithubFake,
+  type Harness,
+  startWithGithub,
+} from '../connectors/github/harness.ts';
 import { entityState } from '../helpers/context-store.ts';
-import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 describe('context store writer', () => {

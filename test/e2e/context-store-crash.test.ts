@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../fakes/github/index.ts';
+import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../connectors/github/fake/index.ts';
 import { call, type Server, startServer, stop } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 

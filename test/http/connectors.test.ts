@@ -6,7 +6,7 @@ import {
   type GithubFake,
   type Harness,
   startWithGithub,
-} from '../helpers/github.ts';
+} from '../connectors/github/harness.ts';
 
 const OTHER_PAT = 'ghp_rotated_token_0002';
 

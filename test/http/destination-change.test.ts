@@ -4,15 +4,19 @@
 // reach both on 127.0.0.1 through the user-controlled api_url (no upstream override).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from '../fakes/github/index.ts';
+import {
+  GITHUB_FAKE_DEFAULT_TOKEN,
+  type GithubFake,
+  startGithubFake,
+} from '../connectors/github/fake/index.ts';
+import { GITHUB_DEFINITION_ID } from '../connectors/github/harness.ts';
 import {
   startZendeskFake,
   ZENDESK_FAKE_API_TOKEN,
   ZENDESK_FAKE_EMAIL,
   ZENDESK_FAKE_OAUTH_TOKEN,
   type ZendeskFake,
-} from '../fakes/zendesk/index.ts';
-import { GITHUB_DEFINITION_ID } from '../helpers/github.ts';
+} from '../connectors/zendesk-support/fake/index.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { assertError } from './assertions.ts';
 

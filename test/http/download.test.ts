@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
+import {
+  createGithubConnector,
+  type GithubFake,
+  type Harness,
+  startWithGithub,
+} from '../connectors/github/harness.ts';
 
 describe('execute download', () => {
   let h: Harness;

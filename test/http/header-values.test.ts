@@ -3,7 +3,12 @@
 // provider is never asked. It used to reach undici and come back as 502 "Could not reach …".
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
+import {
+  createGithubConnector,
+  type GithubFake,
+  type Harness,
+  startWithGithub,
+} from '../connectors/github/harness.ts';
 import { assertError, errorFields } from './assertions.ts';
 
 describe('values sent in HTTP headers', () => {

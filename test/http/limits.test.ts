@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createGithubConnector, type GithubFake, startWithGithub } from '../helpers/github.ts';
+import { createGithubConnector, type GithubFake, startWithGithub } from '../connectors/github/harness.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
 import { assertError } from './assertions.ts';
 

@@ -4,9 +4,9 @@
 // naming the param, and reaches no provider.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ZendeskFake } from '../fakes/zendesk/index.ts';
+import type { ZendeskFake } from '../connectors/zendesk-support/fake/index.ts';
+import { startWithZendesk } from '../connectors/zendesk-support/harness.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { startWithZendesk } from '../helpers/zendesk.ts';
 import { assertError, errorFields } from './assertions.ts';
 
 interface Attachment {

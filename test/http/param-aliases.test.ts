@@ -6,7 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { catalogDetail } from '../../src/connectors/catalog.ts';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
-import { createGithubConnector, type GithubFake, type Harness, startWithGithub } from '../helpers/github.ts';
+import {
+  createGithubConnector,
+  type GithubFake,
+  type Harness,
+  startWithGithub,
+} from '../connectors/github/harness.ts';
 import { ACME_YAML, loadErrors } from '../unit/connectors/helpers.ts';
 import { assertError } from './assertions.ts';
 

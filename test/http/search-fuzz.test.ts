@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { createGithubConnector, type Harness, startWithGithub } from '../connectors/github/harness.ts';
 import { entityState } from '../helpers/context-store.ts';
-import { createGithubConnector, type Harness, startWithGithub } from '../helpers/github.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FIELDS = [

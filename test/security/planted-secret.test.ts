@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { createGithubConnector, startWithGithub } from '../helpers/github.ts';
+import { createGithubConnector, startWithGithub } from '../connectors/github/harness.ts';
 import type { InjectResult } from '../helpers/harness.ts';
 
 test('a planted credential never reaches the database file, the logs or any response', async () => {

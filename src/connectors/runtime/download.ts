@@ -30,8 +30,8 @@ export interface DownloadRequest {
   authHeaders: Record<string, string>;
   /** Headers for any other origin. */
   plainHeaders: Record<string, string>;
-  /** The origin the credential belongs to; redirects elsewhere drop `authHeaders`. */
-  authOrigin: string;
+  /** The origins the credential may go to (the API's, declared file hosts); redirects elsewhere drop `authHeaders`. */
+  authOrigins: string[];
   /** The operator's override origin, the only one allowed to resolve to a loopback or private address. */
   trustedOrigin: string | null;
   range?: string | undefined;
@@ -77,7 +77,7 @@ export class Downloader {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new DomainError('EGRESS_DENIED', `${provider} pointed the download to a non-http(s) URL.`);
       }
-      const headers = { ...(url.origin === req.authOrigin ? req.authHeaders : req.plainHeaders) };
+      const headers = { ...(req.authOrigins.includes(url.origin) ? req.authHeaders : req.plainHeaders) };
       if (req.range) headers.range = req.range;
       let res: Dispatcher.ResponseData;
       try {

@@ -14,6 +14,7 @@ import {
   type ConnectorDefinition,
   type RequestDefinition,
 } from '../schema.ts';
+import { encodeBody } from './body.ts';
 import { BufferBudget, HeldBuffers } from './buffer-budget.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type CursorBinding, CursorCodec } from './cursor.ts';
@@ -21,7 +22,7 @@ import { Downloader, type DownloadResult } from './download.ts';
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { type CredentialStore, OAuth2Refresher, RefreshRejectedError } from './oauth2.ts';
+import { type CredentialStore, OAuth2Refresher, RefreshRejectedError, settingsFor } from './oauth2.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import {
@@ -168,17 +169,23 @@ export class ConnectorRuntime {
     const { definition: def } = input;
     const resolved = resolveAction(def, input.entity, input.action);
     const params = validateParams(resolved, input.params);
-    const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
     const binding: CursorBinding = {
       connectorId: input.connectorId,
       entity: input.entity,
       action: input.action,
     };
     const request = resolved.action.request;
-    const built =
-      resolved.paged && params.cursor !== undefined && params.cursor !== null
-        ? this.replay(binding, params.cursor, base, request)
-        : buildRequest(base, request, resolved.action.params ?? {}, params);
+    // Built from the credentials each attempt uses: a token response may set a base URL variable.
+    const prepare = (credentials: ResolvedCredentials) => {
+      const base = resolveBaseUrl(def, input.config, this.overrides, credentials);
+      const built =
+        resolved.paged && params.cursor !== undefined && params.cursor !== null
+          ? this.replay(binding, params.cursor, base, request)
+          : buildRequest(base, request, resolved.action.params ?? {}, params);
+      return { base, built };
+    };
+    // Bad settings or a bad cursor fail before any token request, unless the base URL awaits the token's.
+    if (!settingsFor(def, input.credentials)) prepare(input.credentials);
     const operation = `${input.entity}.${input.action}`;
     const authorised = {
       def,
@@ -187,24 +194,26 @@ export class ConnectorRuntime {
       flightKey: input.connectorId,
       store: input.credentialStore,
     };
-    let answer: Awaited<ReturnType<ConnectorRuntime['exchange']>>;
+    let answer: Awaited<ReturnType<ConnectorRuntime['exchange']>> & { base: BaseUrl; built: BuiltRequest };
     try {
       answer = (
-        await this.oauth.run(authorised, (credentials) =>
-          this.exchange(def, credentials, base, request.method, built, operation, {
+        await this.oauth.run(authorised, async (credentials) => {
+          const { base, built } = prepare(credentials);
+          const exchanged = await this.exchange(def, credentials, base, request.method, built, operation, {
             key: input.connectorId,
             idempotent: request.idempotent,
             held,
             graphql: request.graphql !== undefined,
-          }),
-        )
+          });
+          return { ...exchanged, base, built };
+        })
       ).value;
     } catch (err) {
       // Declared for providers that answer "nothing matched" with a 404 (load.ts allows it on lists only).
       if (resolved.action.not_found_is_empty === true && isNotFound(err)) return emptyPage(resolved.action);
       throw err;
     }
-    const { res, body, authQuery } = answer;
+    const { res, body, authQuery, base, built } = answer;
 
     const selected = atPath(body, resolved.action.record_selector ?? []);
     const collection = COLLECTION_ACTIONS.includes(resolved.actionName as never);
@@ -239,16 +248,17 @@ export class ConnectorRuntime {
     config: Record<string, unknown>,
     connectorId?: string,
   ): Promise<ResolvedCredentials> {
-    const base = resolveBaseUrl(def, config, this.overrides, credentials);
-    const built = buildRequest(base, def.check, {}, {});
+    if (!settingsFor(def, credentials)) resolveBaseUrl(def, config, this.overrides, credentials);
     try {
-      const checked = await this.oauth.run({ def, config, credentials }, (c) =>
-        this.exchange(def, c, base, def.check.method, built, 'the credential check', {
+      const checked = await this.oauth.run({ def, config, credentials }, (c) => {
+        const base = resolveBaseUrl(def, config, this.overrides, c);
+        const built = buildRequest(base, def.check, {}, {});
+        return this.exchange(def, c, base, def.check.method, built, 'the credential check', {
           key: connectorId,
           idempotent: def.check.idempotent,
           graphql: def.check.graphql !== undefined,
-        }),
-      );
+        });
+      });
       return checked.credentials;
     } catch (err) {
       if (err instanceof RefreshRejectedError) {
@@ -321,6 +331,18 @@ export class ConnectorRuntime {
     );
     const operation = `${input.entity}.download`;
 
+    const authOrigins = credentialOrigins(
+      base,
+      options.credentials_to,
+      this.overrides[def.slug] !== undefined,
+    );
+    const plainHeaders = { ...baseHeaders(def, this.userAgent), ...built.headers, accept: '*/*' };
+    /** The headers for a URL: with the credential only on the API's origin and the declared file hosts. */
+    const headersFor = (url: URL) => {
+      const headers = { ...plainHeaders };
+      if (authOrigins.includes(url.origin)) applyAuth(def, input.credentials, url, headers);
+      return headers;
+    };
     let url = built.url;
     let filename: string | undefined;
     let contentType: string | undefined;
@@ -329,38 +351,35 @@ export class ConnectorRuntime {
         key: input.connectorId,
         idempotent: request.idempotent,
       });
-      const found = atPath(body, options.file_url);
-      // Absent or null: the provider has no such file (a Gong call recorded without video has no videoUrl).
-      if (found === undefined || found === null) {
-        throw new DomainError('UPSTREAM_NOT_FOUND', `${def.name} has no file for ${operation}.`);
-      }
-      if (typeof found !== 'string' || found === '') {
-        throw new DomainError('UPSTREAM_BAD_RESPONSE', `${def.name} returned no file URL for ${operation}.`);
-      }
-      try {
-        url = new URL(found, `${base.href}/`);
-      } catch {
-        throw new DomainError(
-          'UPSTREAM_BAD_RESPONSE',
-          `${def.name} returned an unusable file URL for ${operation}.`,
+      let found = fileUrl(def.name, operation, base, body, options);
+      if (options.follow) {
+        // The first URL answers JSON that names the file; fetched like the file would be (credentials only
+        // on the declared origins), but buffered and parsed.
+        const second = await this.exchange(
+          def,
+          input.credentials,
+          base,
+          'GET',
+          { url: found.url, headers: {} },
+          operation,
+          {
+            key: input.connectorId,
+            authorise: (target) => headersFor(target),
+          },
         );
+        found = fileUrl(def.name, operation, base, second.body, options.follow);
       }
-      const name = options.filename ? atPath(body, options.filename) : undefined;
-      const type = options.content_type ? atPath(body, options.content_type) : undefined;
-      filename = typeof name === 'string' ? name : undefined;
-      contentType = typeof type === 'string' ? type : undefined;
+      url = found.url;
+      filename = found.filename;
+      contentType = found.contentType;
     }
-    const plainHeaders = { ...baseHeaders(def, this.userAgent), ...built.headers, accept: '*/*' };
-    const authHeaders = { ...plainHeaders };
-    // The credential goes only to the API's own origin; a file URL elsewhere carries its own authorisation.
-    if (url.origin === base.origin) applyAuth(def, input.credentials, url, authHeaders);
     return this.downloader.fetch({
       def,
       operation,
       url,
-      authHeaders,
+      authHeaders: headersFor(url),
       plainHeaders,
-      authOrigin: base.origin,
+      authOrigins,
       trustedOrigin: base.guarded ? null : base.origin,
       range,
       filename,
@@ -405,7 +424,12 @@ export class ConnectorRuntime {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-    return { url, headers, ...(next.body === undefined ? {} : { body: JSON.stringify(next.body) }) };
+    return {
+      url,
+      headers,
+      ...(isPlainObject(next.body) ? { body: next.body } : {}),
+      ...(req.body_format === undefined ? {} : { bodyFormat: req.body_format }),
+    };
   }
 
   /**
@@ -424,21 +448,27 @@ export class ConnectorRuntime {
       idempotent?: boolean | undefined;
       held?: HeldBuffers;
       graphql?: boolean;
+      /** Places the credential instead of `applyAuth` (a URL that may be off the API's origin). */
+      authorise?: (url: URL) => Record<string, string>;
     } = {},
-  ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string | undefined }> {
+  ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[] }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
-    if (built.body !== undefined) headers['content-type'] = 'application/json';
+    const encoded = built.body === undefined ? undefined : encodeBody(built.body, built.bodyFormat ?? 'json');
+    if (encoded !== undefined) headers['content-type'] = encoded.contentType;
     const url = new URL(built.url);
-    const authQuery = applyAuth(def, credentials, url, headers);
+    let authQuery: string[] = [];
+    if (call.authorise) Object.assign(headers, call.authorise(url));
+    else authQuery = applyAuth(def, credentials, url, headers);
     const secrets = Object.values(credentials.values);
     const now = () => this.clock.now();
     const request = {
       method,
       url,
       headers,
-      guarded: base.guarded,
+      // Only the operator's override origin is trusted; any other host passes the egress policy.
+      guarded: base.guarded || url.origin !== base.origin,
       idempotent: call.idempotent ?? IDEMPOTENT.has(method),
-      ...(built.body === undefined ? {} : { body: built.body }),
+      ...(encoded === undefined ? {} : { body: encoded.content }),
     };
     return this.upstream.call(request, { def, key: call.key, held: call.held }, (res) => {
       const parsed = parseJson(res);
@@ -460,8 +490,13 @@ export class ConnectorRuntime {
     resolved: ResolvedAction,
     binding: CursorBinding,
     base: BaseUrl,
-    page: { res: UpstreamResponse; body: unknown; records: unknown; sent: string | undefined },
-    authQuery: string | undefined,
+    page: {
+      res: UpstreamResponse;
+      body: unknown;
+      records: unknown;
+      sent: Record<string, unknown> | undefined;
+    },
+    authQuery: string[],
     provider: string,
   ): string | null {
     const { res, body, records } = page;
@@ -471,8 +506,7 @@ export class ConnectorRuntime {
       headers: res.headers,
       body,
       records,
-      // We serialised it ourselves, so it parses.
-      ...(page.sent === undefined ? {} : { requestBody: JSON.parse(page.sent) as unknown }),
+      ...(page.sent === undefined ? {} : { requestBody: page.sent }),
     });
     if (!found) return null;
     const next = found.url;
@@ -483,9 +517,66 @@ export class ConnectorRuntime {
         `${provider}'s next-page link points to another host (${next.host}); ces does not follow it.`,
       );
     }
-    if (authQuery !== undefined) next.searchParams.delete(authQuery);
+    for (const name of authQuery) next.searchParams.delete(name);
     return this.cursors.sign(binding, { url: next.href, ...(found.body ? { body: found.body } : {}) });
   }
+}
+
+/**
+ * The origins a download may send the credential to: the API's, and the file hosts the definition names (each
+ * replaced by the API's origin under an upstream override, where one fake serves everything).
+ */
+export function credentialOrigins(
+  base: BaseUrl,
+  declared: string[] | undefined,
+  overridden: boolean,
+): string[] {
+  if (overridden || declared === undefined) return [base.origin];
+  return [base.origin, ...declared.map((o) => new URL(o).origin)];
+}
+
+interface FoundFile {
+  url: URL;
+  filename: string | undefined;
+  contentType: string | undefined;
+}
+
+/** The file URL (and name and type, if declared) in a JSON answer naming a file. */
+function fileUrl(
+  provider: string,
+  operation: string,
+  base: BaseUrl,
+  body: unknown,
+  at: {
+    file_url?: string[] | undefined;
+    filename?: string[] | undefined;
+    content_type?: string[] | undefined;
+  },
+): FoundFile {
+  const found = atPath(body, at.file_url ?? []);
+  // Absent or null: the provider has no such file (a Gong call recorded without video has no videoUrl).
+  if (found === undefined || found === null) {
+    throw new DomainError('UPSTREAM_NOT_FOUND', `${provider} has no file for ${operation}.`);
+  }
+  if (typeof found !== 'string' || found === '') {
+    throw new DomainError('UPSTREAM_BAD_RESPONSE', `${provider} returned no file URL for ${operation}.`);
+  }
+  let url: URL;
+  try {
+    url = new URL(found, `${base.href}/`);
+  } catch {
+    throw new DomainError(
+      'UPSTREAM_BAD_RESPONSE',
+      `${provider} returned an unusable file URL for ${operation}.`,
+    );
+  }
+  const name = at.filename ? atPath(body, at.filename) : undefined;
+  const type = at.content_type ? atPath(body, at.content_type) : undefined;
+  return {
+    url,
+    filename: typeof name === 'string' ? name : undefined,
+    contentType: typeof type === 'string' ? type : undefined,
+  };
 }
 
 function isNotFound(err: unknown): boolean {
@@ -502,8 +593,7 @@ function emptyPage(action: ActionDefinition): ExecuteOutput {
 /** A download's declared body members, merged over the JSON body the params built (declared values win). */
 function withBodyMembers(built: BuiltRequest, members: Record<string, unknown> | undefined): BuiltRequest {
   if (members === undefined) return built;
-  const sent = built.body === undefined ? {} : (JSON.parse(built.body) as Record<string, unknown>);
-  return { ...built, body: JSON.stringify(mergeMembers(sent, members)) };
+  return { ...built, body: mergeMembers(built.body ?? {}, members) };
 }
 
 function mergeMembers(

@@ -22,19 +22,23 @@ export const REFRESH_MARGIN_MS = 60_000;
 
 export interface RefreshSettings {
   tokenUrl: string;
-  grantType: 'refresh_token';
+  grantType: 'refresh_token' | 'client_credentials';
+  scope: string | undefined;
   clientAuth: 'basic' | 'body';
   bodyFormat: 'form' | 'json' | 'query';
   /** Credential field names. */
   fields: { access_token: string; refresh_token: string; client_id: string; client_secret: string };
   /** Token response keys. */
   response: { access_token: string; refresh_token: string; expires_in: string };
+  /** Credential field -> token response key, for other values the answer carries (an instance URL). */
+  values: Record<string, string>;
 }
 
 export function refreshSettings(refresh: RefreshDefinition): RefreshSettings {
   return {
     tokenUrl: refresh.token_url,
     grantType: refresh.grant_type ?? 'refresh_token',
+    scope: refresh.scope,
     clientAuth: refresh.client_auth ?? 'basic',
     bodyFormat: refresh.body_format ?? 'form',
     fields: {
@@ -48,6 +52,7 @@ export function refreshSettings(refresh: RefreshDefinition): RefreshSettings {
       refresh_token: refresh.response?.refresh_token ?? 'refresh_token',
       expires_in: refresh.response?.expires_in ?? 'expires_in',
     },
+    values: { ...(refresh.response?.values ?? {}) },
   };
 }
 
@@ -132,7 +137,10 @@ export function tokenTarget(
   return { url: new URL(built.href), guarded: true };
 }
 
-/** The RFC 6749 section 6 refresh request. Throws RefreshRejectedError when the credentials can't make one. */
+/**
+ * The token request: RFC 6749 section 6 (refresh_token grant) or 4.4 (client_credentials grant). Throws
+ * RefreshRejectedError when the credentials can't make one.
+ */
 export function tokenRequest(
   settings: RefreshSettings,
   creds: ResolvedCredentials,
@@ -140,19 +148,25 @@ export function tokenRequest(
   userAgent: string,
 ): UpstreamRequest {
   const { fields } = settings;
-  const refreshToken = creds.values[fields.refresh_token];
-  if (!refreshToken) {
-    throw new RefreshRejectedError(
-      'The credentials hold no refresh token, so the access token cannot be renewed.',
-    );
+  const params: Array<[string, string]> = [['grant_type', settings.grantType]];
+  if (settings.grantType === 'refresh_token') {
+    const refreshToken = creds.values[fields.refresh_token];
+    if (!refreshToken) {
+      throw new RefreshRejectedError(
+        'The credentials hold no refresh token, so the access token cannot be renewed.',
+      );
+    }
+    params.push(['refresh_token', refreshToken]);
   }
+  if (settings.scope !== undefined) params.push(['scope', settings.scope]);
   const clientId = creds.values[fields.client_id];
   const clientSecret = creds.values[fields.client_secret];
-  const params: Array<[string, string]> = [
-    ['grant_type', settings.grantType],
-    ['refresh_token', refreshToken],
-  ];
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+  if (settings.grantType === 'client_credentials' && (!clientId || !clientSecret)) {
+    throw new RefreshRejectedError(
+      'The credentials hold no client id and secret to obtain an access token with.',
+    );
+  }
   if (settings.clientAuth === 'basic') {
     if (!clientId || clientSecret === undefined) {
       throw new RefreshRejectedError(
@@ -215,7 +229,13 @@ export function tokenResponse(
     const values = { ...creds.values, [settings.fields.access_token]: access };
     // RFC 6749 section 6: without a new refresh token in the answer, the old one stays valid.
     const rotated = obj[settings.response.refresh_token];
-    if (typeof rotated === 'string' && rotated !== '') values[settings.fields.refresh_token] = rotated;
+    if (settings.grantType === 'refresh_token' && typeof rotated === 'string' && rotated !== '')
+      values[settings.fields.refresh_token] = rotated;
+    // Declared extra values (a per-account API host) follow the answer; a missing one keeps the stored one.
+    for (const [field, key] of Object.entries(settings.values)) {
+      const value = obj[key];
+      if (typeof value === 'string' && value !== '') values[field] = value;
+    }
     const expiresIn = Number(obj[settings.response.expires_in]);
     if (obj[settings.response.expires_in] !== undefined && Number.isFinite(expiresIn) && expiresIn >= 0)
       values[EXPIRES_AT] = new Date(nowMs + expiresIn * 1000).toISOString();
@@ -354,13 +374,26 @@ export function refreshProblems(def: ConnectorDefinition, option: CredentialOpti
   if (declared.has(EXPIRES_AT)) out.push(`${at}/fields/${EXPIRES_AT}: reserved for the expiry ces keeps`);
   const explicit = option.refresh.fields ?? {};
   for (const [role, field] of Object.entries(settings.fields)) {
+    const clientCredentials = settings.grantType === 'client_credentials';
     const needed =
       role === 'access_token' ||
-      role === 'refresh_token' ||
-      (settings.clientAuth === 'basic' && (role === 'client_id' || role === 'client_secret')) ||
+      (role === 'refresh_token' && !clientCredentials) ||
+      ((settings.clientAuth === 'basic' || clientCredentials) &&
+        (role === 'client_id' || role === 'client_secret')) ||
       role in explicit;
     if (needed && !declared.has(field))
       out.push(`${at}/refresh/fields/${role}: '${field}' is not a declared field of the option`);
+  }
+  for (const [field, key] of Object.entries(settings.values)) {
+    const where = `${at}/refresh/response/values/${field}`;
+    if (!declared.has(field)) out.push(`${where}: '${field}' is not a declared field of the option`);
+    // Such a value may become part of a base URL, which is signed into cursors: never a secret.
+    else if (option.fields[field]?.secret === true)
+      out.push(`${where}: '${field}' is secret; a token response value may not be`);
+    if (Object.values(settings.fields).includes(field) || field === EXPIRES_AT)
+      out.push(`${where}: '${field}' already holds a token value`);
+    if (Object.values(settings.response).includes(key))
+      out.push(`${where}: '${key}' is already read as a token value`);
   }
   const vars = def.base_url_variables ?? {};
   const sample: Record<string, string> = {};

@@ -24,75 +24,99 @@ export interface NextPage {
 }
 
 export function nextPage(pagination: Pagination | undefined, ctx: PageContext): NextPage | null {
-  if (pagination?.type === 'first_of') {
-    for (const style of pagination.styles) {
-      const next = nextPage(style, ctx);
-      if (next) return next;
-    }
-    return null;
-  }
-  if (pagination?.type === 'body_cursor' && pagination.in === 'body') {
-    const cursor = cursorOf(pagination, ctx.body);
-    if (cursor === null) return null;
-    // The provider wants the same search again with only the cursor added ("all other inputs unchanged").
-    const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
-    return { url: new URL(ctx.url), body: { ...sent, [pagination.param]: cursor } };
-  }
-  if (pagination?.type === 'relay') {
-    const info = atPath(ctx.body, pagination.page_info);
-    if (!isObject(info) || info.hasNextPage !== true) return null;
-    const cursor = info.endCursor;
-    if (typeof cursor !== 'string' || cursor === '') return null;
-    // The same operation again with only the cursor variable changed (GraphQL's cursor connections).
-    const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
-    const variables = isObject(sent.variables) ? sent.variables : {};
-    return {
-      url: new URL(ctx.url),
-      body: { ...sent, variables: { ...variables, [pagination.variable]: cursor } },
-    };
-  }
-  const url = nextPageUrl(pagination, ctx);
-  return url ? { url } : null;
-}
-
-/** The next page's URL for the query-paged styles (a body-paged style keeps the URL; see `nextPage`). */
-export function nextPageUrl(pagination: Pagination | undefined, ctx: PageContext): URL | null {
   if (!pagination) return null;
   switch (pagination.type) {
     case 'none':
-    case 'relay':
       return null;
     case 'first_of':
       for (const style of pagination.styles) {
-        const next = nextPageUrl(style, ctx);
+        const next = nextPage(style, ctx);
         if (next) return next;
       }
       return null;
     case 'link_header': {
       const target = parseLinkHeader(ctx.headers.link ?? '').get((pagination.rel ?? 'next').toLowerCase());
-      return target ? resolve(target, ctx.url) : null;
+      return urlOnly(target ? resolve(target, ctx.url) : null);
     }
     case 'next_url': {
       const target = atPath(ctx.body, pagination.path);
-      return typeof target === 'string' && target.length > 0 ? resolve(target, ctx.url) : null;
+      if (typeof target !== 'string' || target.length === 0) return null;
+      const url = resolve(target, ctx.url);
+      if (pagination.cursor_param === undefined || url === null) return urlOnly(url);
+      // Only the cursor is taken from the provider's URL; everything else stays as the client asked.
+      const cursor = url.searchParams.get(pagination.cursor_param);
+      return cursor === null || cursor === ''
+        ? null
+        : withCursor(ctx, 'query', pagination.cursor_param, cursor);
     }
     case 'body_cursor': {
       const cursor = cursorOf(pagination, ctx.body);
-      return cursor === null ? null : withParam(ctx.url, pagination.param, cursor);
+      return cursor === null ? null : withCursor(ctx, pagination.in ?? 'query', pagination.param, cursor);
+    }
+    case 'header_cursor': {
+      const cursor = ctx.headers[pagination.header.toLowerCase()];
+      return cursor === undefined || cursor === ''
+        ? null
+        : withCursor(ctx, pagination.in ?? 'query', pagination.param, cursor);
+    }
+    case 'keyset': {
+      if (pagination.has_more_path && atPath(ctx.body, pagination.has_more_path) !== true) return null;
+      const key = atPath(ctx.records.at(-1), pagination.record_key ?? ['id']);
+      if (typeof key !== 'string' && typeof key !== 'number') return null;
+      return key === '' ? null : withCursor(ctx, pagination.in ?? 'query', pagination.param, String(key));
+    }
+    case 'relay': {
+      const info = atPath(ctx.body, pagination.page_info);
+      if (!isObject(info) || info.hasNextPage !== true) return null;
+      const cursor = info.endCursor;
+      if (typeof cursor !== 'string' || cursor === '') return null;
+      // The same operation again with only the cursor variable changed (GraphQL's cursor connections).
+      const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
+      const variables = isObject(sent.variables) ? sent.variables : {};
+      return {
+        url: new URL(ctx.url),
+        body: { ...sent, variables: { ...variables, [pagination.variable]: cursor } },
+      };
     }
     case 'page_number': {
+      if (saysLast(ctx.body, pagination.last_page_path)) return null;
       const size = numberParam(ctx.url, pagination.size_param) ?? pagination.page_size;
       if (isLastPage(ctx.records, size)) return null;
       const current = numberParam(ctx.url, pagination.param) ?? pagination.start ?? 1;
-      return withParam(ctx.url, pagination.param, String(current + 1));
+      const pages = pagination.total_pages_path && Number(atPath(ctx.body, pagination.total_pages_path));
+      // Pages count from `start` (0 or 1); the last one is number total - 1 + start.
+      if (pages !== undefined && Number.isFinite(pages) && current - (pagination.start ?? 1) + 1 >= pages)
+        return null;
+      return urlOnly(withParam(ctx.url, pagination.param, String(current + 1)));
     }
     case 'offset': {
+      if (saysLast(ctx.body, pagination.last_page_path)) return null;
       const limit = numberParam(ctx.url, pagination.limit_param) ?? pagination.page_size;
       if (isLastPage(ctx.records, limit)) return null;
-      const offset = numberParam(ctx.url, pagination.offset_param) ?? 0;
-      return withParam(ctx.url, pagination.offset_param, String(offset + ctx.records.length));
+      const next = (numberParam(ctx.url, pagination.offset_param) ?? 0) + ctx.records.length;
+      const total = pagination.total_path && Number(atPath(ctx.body, pagination.total_path));
+      if (total !== undefined && Number.isFinite(total) && next >= total) return null;
+      return urlOnly(withParam(ctx.url, pagination.offset_param, String(next)));
     }
   }
+}
+
+/**
+ * The current request again with `param` set to the cursor: in the query, or as a member of the JSON body,
+ * which providers want repeated unchanged but for the cursor ("all other request inputs should remain the same").
+ */
+function withCursor(ctx: PageContext, where: 'query' | 'body', param: string, cursor: string): NextPage {
+  if (where === 'query') return { url: withParam(ctx.url, param, cursor) };
+  const sent = isObject(ctx.requestBody) ? ctx.requestBody : {};
+  return { url: new URL(ctx.url), body: { ...sent, [param]: cursor } };
+}
+
+function urlOnly(url: URL | null): NextPage | null {
+  return url ? { url } : null;
+}
+
+function saysLast(body: unknown, path: string[] | undefined): boolean {
+  return path !== undefined && atPath(body, path) === true;
 }
 
 function cursorOf(pagination: Extract<Pagination, { type: 'body_cursor' }>, body: unknown): string | null {

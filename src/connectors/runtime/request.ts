@@ -2,8 +2,14 @@
 import { DomainError, invalidField } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { headerValueProblem } from '../header-value.ts';
-import type { ConnectorDefinition, ParamDefinition, RequestDefinition } from '../schema.ts';
+import {
+  authPlacements,
+  type ConnectorDefinition,
+  type ParamDefinition,
+  type RequestDefinition,
+} from '../schema.ts';
 import { placeholders, render } from '../template.ts';
+import { type BodyFormat, fillTemplate, formPairs, templateParams } from './body.ts';
 
 export interface BaseUrl {
   /** Without a trailing slash, so `base + '/repos/...'` keeps any base path (GitHub Enterprise's `/api/v3`). */
@@ -22,7 +28,10 @@ export function resolveBaseUrl(
   const override = overrides[def.slug];
   if (override !== undefined) return toBase(override, false, `upstream override for '${def.slug}'`);
   const values: Record<string, string> = {};
+  const used = placeholders(def.base_url);
   for (const [name, v] of Object.entries(def.base_url_variables ?? {})) {
+    // Only what this URL needs: a token URL's host variable is not the API's, nor the reverse.
+    if (!used.includes(name)) continue;
     const { value, field, key } = variableSource(name, v, config, credentials);
     if (value === undefined) {
       const where = [
@@ -131,7 +140,9 @@ export function placementOf(name: string, param: ParamDefinition, req: RequestDe
 export interface BuiltRequest {
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  /** The body as a JSON value; encoded as `bodyFormat` says when sent (JSON if absent). */
+  body?: Record<string, unknown>;
+  bodyFormat?: BodyFormat;
 }
 
 /** Builds the first-page request. Params must already be validated. */
@@ -144,6 +155,9 @@ export function buildRequest(
   const pathValues: Record<string, string> = {};
   const headers: Record<string, string> = {};
   const body: Record<string, unknown> = {};
+  // Params the body template places are not also top-level members.
+  const templated = new Set(req.body === undefined ? [] : templateParams(req.body));
+  const templateValues: Record<string, unknown> = {};
   const query: Array<[string, string]> = Object.entries(req.query ?? {});
   // Declared order, not the client's order, so the same call always produces the same URL.
   for (const [name, param] of Object.entries(declared)) {
@@ -155,7 +169,9 @@ export function buildRequest(
         pathValues[name] = scalar(value);
         break;
       case 'query':
-        if (Array.isArray(value) && param.style === 'repeat')
+        // An object param: one query key per member, bracketed (`created[gte]=1700000000`).
+        if (typeof value === 'object' && !Array.isArray(value)) query.push(...formPairs(value, key));
+        else if (Array.isArray(value) && param.style === 'repeat')
           for (const v of value) query.push([key, scalar(v)]);
         else query.push([key, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
         break;
@@ -163,7 +179,8 @@ export function buildRequest(
         headers[key.toLowerCase()] = Array.isArray(value) ? value.map(scalar).join(',') : scalar(value);
         break;
       case 'body':
-        body[key] = value;
+        if (templated.has(name)) templateValues[name] = value;
+        else body[key] = value;
         break;
     }
   }
@@ -174,10 +191,16 @@ export function buildRequest(
   if (req.graphql !== undefined) {
     // Declared order again; a client's value overrides a declared constant of the same variable.
     const variables = { ...(req.graphql.variables ?? {}), ...body };
-    return { url, headers, body: JSON.stringify({ query: req.graphql.query, variables }) };
+    return { url, headers, body: { query: req.graphql.query, variables } };
   }
-  const hasBody = req.method !== 'GET' && Object.keys(body).length > 0;
-  return { url, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) };
+  const members = req.body === undefined ? body : { ...fillTemplate(req.body, templateValues), ...body };
+  const hasBody = req.method !== 'GET' && (req.body !== undefined || Object.keys(members).length > 0);
+  return {
+    url,
+    headers,
+    ...(hasBody ? { body: members } : {}),
+    ...(req.body_format === undefined ? {} : { bodyFormat: req.body_format }),
+  };
 }
 
 /** The client's value, else the default of a `send_default` param unless a conflicting param was given. */
@@ -203,15 +226,15 @@ export function baseHeaders(def: ConnectorDefinition, userAgent: string): Record
 }
 
 /**
- * Puts the credential where the option says. Returns the query parameter name used, if any, so paginators can
- * keep it out of cursors (which are signed, not encrypted).
+ * Puts the credential everywhere the option says. Returns the query parameter names used, so paginators can
+ * keep them out of cursors (which are signed, not encrypted).
  */
 export function applyAuth(
   def: ConnectorDefinition,
   credentials: ResolvedCredentials,
   url: URL,
   headers: Record<string, string>,
-): string | undefined {
+): string[] {
   const option = def.credential_options.find((o) => o.title === credentials.option);
   if (!option) {
     throw new DomainError(
@@ -243,22 +266,26 @@ export function applyAuth(
     }
     headers[name] = prefix + fill(template);
   };
-  const auth = option.auth;
-  switch (auth.type) {
-    case 'bearer':
-      header('authorization', auth.token, 'Bearer ');
-      return undefined;
-    case 'header':
-      header(auth.name.toLowerCase(), auth.value);
-      return undefined;
-    case 'basic':
-      // Base64 carries any text.
-      headers.authorization = `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`;
-      return undefined;
-    case 'query':
-      url.searchParams.set(auth.name, fill(auth.value));
-      return auth.name;
+  const inQuery: string[] = [];
+  for (const auth of authPlacements(option)) {
+    switch (auth.type) {
+      case 'bearer':
+        header('authorization', auth.token, 'Bearer ');
+        break;
+      case 'header':
+        header(auth.name.toLowerCase(), auth.value);
+        break;
+      case 'basic':
+        // Base64 carries any text.
+        headers.authorization = `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`;
+        break;
+      case 'query':
+        url.searchParams.set(auth.name, fill(auth.value));
+        inQuery.push(auth.name);
+        break;
+    }
   }
+  return inQuery;
 }
 
 /** An optional path param may only be the last segment (`/tarball/{ref}`); without a value that segment goes. */

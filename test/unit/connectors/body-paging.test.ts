@@ -127,7 +127,7 @@ describe('definition checks for body paging and object params', () => {
   it('refuses object params outside the body, properties on non-objects and array members without items', () => {
     assert.throws(
       defWith((y) => y.replace('options: { type: object,', 'options: { type: object, in: query,')),
-      /params\/options\/type: an object param must go in the JSON body \(not query\)/,
+      /params\/options\/properties: an object param in a query declares its members/,
     );
     assert.throws(
       defWith((y) =>

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nextPageUrl, parseLinkHeader } from '../../../src/connectors/runtime/paginators.ts';
+import { nextPage, type PageContext, parseLinkHeader } from '../../../src/connectors/runtime/paginators.ts';
+import type { Pagination } from '../../../src/connectors/schema.ts';
+
+/** The next page of a style whose next page is a URL only. */
+function nextPageUrl(p: Pagination, c: PageContext): URL | null {
+  const next = nextPage(p, c);
+  assert.equal(next?.body, undefined);
+  return next?.url ?? null;
+}
 
 const url = new URL('https://api.example/items?per_page=2');
-const ctx = (over: Partial<Parameters<typeof nextPageUrl>[1]>) => ({
+const ctx = (over: Partial<PageContext>): PageContext => ({
   url,
   headers: {},
   body: {},

@@ -100,7 +100,7 @@ describe('buildRequest', () => {
       folder: 'f',
       title: 'T',
     });
-    assert.equal(create.body, '{"title":"T"}');
+    assert.deepEqual(create.body, { title: 'T' });
     assert.equal(create.url.pathname, '/api/folders/f/things');
   });
 });
@@ -110,7 +110,7 @@ describe('applyAuth', () => {
     const def = acme();
     const url = new URL('https://demo.acme.example/api/x');
     const headers: Record<string, string> = {};
-    assert.equal(applyAuth(def, { option: 'API Key', values: { api_key: 'k1' } }, url, headers), 'key');
+    assert.deepEqual(applyAuth(def, { option: 'API Key', values: { api_key: 'k1' } }, url, headers), ['key']);
     assert.equal(url.searchParams.get('key'), 'k1');
     applyAuth(def, { option: 'Basic', values: { email: 'a@b.c', api_token: 't' } }, url, headers);
     assert.equal(headers.authorization, `Basic ${Buffer.from('a@b.c/token:t').toString('base64')}`);

@@ -1,0 +1,116 @@
+/**
+ * Request bodies: the body template of a request (`request.body`) filled from params, and the encoding of a
+ * body as JSON or as an HTML form with bracketed keys. Bodies stay structured (plain JSON values) until they
+ * are sent, so a paged request's body can be signed into a cursor and replayed in either encoding.
+ */
+import { placeholders } from '../template.ts';
+
+/** A string that is exactly one placeholder takes the param's value with its type. */
+const WHOLE = /^\{([A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)\}$/;
+/** Marks a member or element that named an absent param, so the container drops it. */
+const ABSENT = Symbol('absent');
+
+/** The params a body template names, in order of first use. */
+export function templateParams(template: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (node: unknown) => {
+    if (typeof node === 'string') for (const name of placeholders(node)) out.add(name);
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(template);
+  return [...out];
+}
+
+/**
+ * Fills a body template. `values` holds the params the client gave (after validation, with `send_default`s).
+ * A placeholder of any other param removes the object member holding it, and the innermost array element
+ * holding it goes whole; a container left empty by such removals goes too (one declared empty stays).
+ */
+export function fillTemplate(
+  template: Record<string, unknown>,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const filled = fill(template, values).value;
+  return filled === ABSENT ? {} : (filled as Record<string, unknown>);
+}
+
+/** `lost`: an object lost a member to an absent param, so the array element holding it goes whole. */
+function fill(node: unknown, values: Record<string, unknown>): { value: unknown; lost: boolean } {
+  if (typeof node === 'string') {
+    const whole = WHOLE.exec(node);
+    if (whole)
+      return {
+        value: present(values, whole[1] as string) ? values[whole[1] as string] : ABSENT,
+        lost: false,
+      };
+    let missing = false;
+    const text = node.replace(/\{([A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)\}/g, (_, name: string) => {
+      if (!present(values, name)) missing = true;
+      const v = values[name];
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    });
+    return { value: missing ? ABSENT : text, lost: false };
+  }
+  if (Array.isArray(node)) {
+    // An element that lost part of itself goes whole: a search filter without its value means nothing.
+    const out = node
+      .map((item) => fill(item, values))
+      .filter((item) => item.value !== ABSENT && !item.lost)
+      .map((item) => item.value);
+    return { value: out.length === 0 && node.length > 0 ? ABSENT : out, lost: false };
+  }
+  if (node !== null && typeof node === 'object') {
+    let lost = false;
+    const entries: Array<[string, unknown]> = [];
+    for (const [key, member] of Object.entries(node)) {
+      const filled = fill(member, values);
+      lost ||= filled.lost || filled.value === ABSENT;
+      if (filled.value !== ABSENT) entries.push([key, filled.value]);
+    }
+    const empty = entries.length === 0 && Object.keys(node).length > 0;
+    return { value: empty ? ABSENT : Object.fromEntries(entries), lost };
+  }
+  return { value: node, lost: false };
+}
+
+function present(values: Record<string, unknown>, name: string): boolean {
+  return Object.hasOwn(values, name) && values[name] !== undefined && values[name] !== null;
+}
+
+export type BodyFormat = 'json' | 'form';
+
+/** The bytes and content type of a structured body. */
+export function encodeBody(body: unknown, format: BodyFormat): { content: string; contentType: string } {
+  if (format === 'form') {
+    return {
+      content: formPairs(body)
+        .map(([k, v]) => `${formEscape(k)}=${formEscape(v)}`)
+        .join('&'),
+      contentType: 'application/x-www-form-urlencoded',
+    };
+  }
+  return { content: JSON.stringify(body), contentType: 'application/json' };
+}
+
+/**
+ * Form fields with bracket nesting: `{metadata: {plan: "pro"}, items: [{price: "p"}], expand: ["a"]}` gives
+ * `metadata[plan]=pro`, `items[0][price]=p`, `expand[0]=a`. Booleans and numbers are written as JSON writes
+ * them; `null` as an empty value (how form-based APIs such as Stripe's unset a field).
+ */
+export function formPairs(body: unknown, prefix = ''): Array<[string, string]> {
+  if (Array.isArray(body)) return body.flatMap((item, i) => formPairs(item, `${prefix}[${i}]`));
+  if (body !== null && typeof body === 'object') {
+    return Object.entries(body).flatMap(([key, value]) =>
+      formPairs(value, prefix === '' ? key : `${prefix}[${key}]`),
+    );
+  }
+  if (prefix === '') return [];
+  if (body === null || body === undefined) return [[prefix, '']];
+  return [[prefix, typeof body === 'string' ? body : String(body)]];
+}
+
+/** application/x-www-form-urlencoded escaping, keeping brackets readable (`a[b]`), as providers document them. */
+function formEscape(text: string): string {
+  return encodeURIComponent(text).replace(/%20/g, '+').replace(/%5B/g, '[').replace(/%5D/g, ']');
+}
