@@ -501,6 +501,13 @@ export const RefreshSchema = Type.Object(
     grant_type: Type.Optional(
       Type.Union([Type.Literal('refresh_token'), Type.Literal('client_credentials')]),
     ),
+    /**
+     * Error codes of the token endpoint that, besides RFC 6749's `invalid_grant`, `invalid_client` and
+     * `unauthorized_client`, mean only new credentials help (Slack's `invalid_refresh_token`).
+     */
+    reauth_errors: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$' }), { minItems: 1 }),
+    ),
     /** Sent as `scope` with the token request (space-separated, as RFC 6749 3.3). */
     scope: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
     /** `basic` (default): HTTP Basic client_id:client_secret; `body`: both as request params. */
@@ -533,6 +540,11 @@ export const RefreshSchema = Type.Object(
            * Salesforce's `instance_url`, which a base URL variable then reads through `credential_field`.
            */
           values: Type.Optional(Type.Record(Name, Type.String({ minLength: 1 }))),
+          /**
+           * A key of a 2xx token answer that names an error (Slack answers `{ok: false, error: ...}` with HTTP
+           * 200): an answer with a string there is a failure with that code, as an RFC 6749 `error` would be.
+           */
+          error: Type.Optional(Type.String({ minLength: 1 })),
         },
         { additionalProperties: false },
       ),

@@ -32,6 +32,10 @@ export interface RefreshSettings {
   response: { access_token: string; refresh_token: string; expires_in: string };
   /** Credential field -> token response key, for other values the answer carries (an instance URL). */
   values: Record<string, string>;
+  /** The key of a 2xx answer that names an error, if the provider answers failures with a 2xx. */
+  errorKey: string | undefined;
+  /** Error codes that need new credentials. */
+  reauthErrors: Set<string>;
 }
 
 export function refreshSettings(refresh: RefreshDefinition): RefreshSettings {
@@ -53,6 +57,8 @@ export function refreshSettings(refresh: RefreshDefinition): RefreshSettings {
       expires_in: refresh.response?.expires_in ?? 'expires_in',
     },
     values: { ...(refresh.response?.values ?? {}) },
+    errorKey: refresh.response?.error,
+    reauthErrors: new Set([...REAUTH_ERRORS, ...(refresh.reauth_errors ?? [])]),
   };
 }
 
@@ -221,7 +227,11 @@ export function tokenResponse(
       ? (body as Record<string, unknown>)
       : {};
   const who = `${def.name}'s token endpoint`;
-  if (res.status >= 200 && res.status < 300) {
+  const errorInSuccess =
+    settings.errorKey !== undefined &&
+    typeof obj[settings.errorKey] === 'string' &&
+    obj[settings.errorKey] !== '';
+  if (res.status >= 200 && res.status < 300 && !errorInSuccess) {
     const access = obj[settings.response.access_token];
     if (typeof access !== 'string' || access === '') {
       throw new DomainError('UPSTREAM_BAD_RESPONSE', `${who} answered a refresh without an access token.`);
@@ -242,12 +252,11 @@ export function tokenResponse(
     else delete values[EXPIRES_AT];
     return { option: creds.option, values };
   }
+  const named = errorInSuccess ? obj[settings.errorKey as string] : obj.error;
   const code =
-    typeof obj.error === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(obj.error)
-      ? obj.error
-      : undefined;
+    typeof named === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(named) ? named : undefined;
   const said = describe(res.status, code, obj.error_description, Object.values(creds.values));
-  if ((code !== undefined && REAUTH_ERRORS.has(code)) || res.status === 401) {
+  if ((code !== undefined && settings.reauthErrors.has(code)) || res.status === 401) {
     throw new RefreshRejectedError(`${who} refused to renew the access token (${said}).`);
   }
   if (res.status === 429) {

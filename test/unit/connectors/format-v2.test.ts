@@ -9,6 +9,11 @@ import { parse } from 'yaml';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import { formPairs } from '../../../src/connectors/runtime/body.ts';
 import { type ConnectorRuntime, credentialOrigins } from '../../../src/connectors/runtime/executor.ts';
+import {
+  RefreshRejectedError,
+  refreshSettings,
+  tokenResponse,
+} from '../../../src/connectors/runtime/oauth2.ts';
 import { nextPage, type PageContext } from '../../../src/connectors/runtime/paginators.ts';
 import type { Pagination } from '../../../src/connectors/schema.ts';
 import { json, loadErrors, runtime, type SeenRequest, startServer } from './helpers.ts';
@@ -293,6 +298,41 @@ describe('the client_credentials grant, with the API host taken from the token r
       await rt.close();
       await server.close();
     }
+  });
+});
+
+describe('token endpoints that answer failures with HTTP 200', () => {
+  const slackish = parseDefinition(
+    YAML.replace(
+      '      response: { values: { instance_url: instance_url } }',
+      '      response: { values: { instance_url: instance_url }, error: error }\n      reauth_errors: [invalid_refresh_token]',
+    ),
+    'widgetly.yaml',
+  );
+  const option = slackish.credential_options[2];
+  const settings = refreshSettings(option?.refresh as NonNullable<typeof option>['refresh'] & object);
+  const creds = { option: 'App', values: { client_id: 'cid', client_secret: 'cs' } };
+  const answer = (body: unknown) => ({
+    status: 200,
+    headers: {},
+    url: new URL('https://login.widgetly.example/oauth/token'),
+    body: Buffer.from(JSON.stringify(body)),
+  });
+
+  it('reads a declared error member of a 2xx answer, and a declared re-auth code', () => {
+    assert.throws(
+      () =>
+        tokenResponse(slackish, settings, creds, answer({ ok: false, error: 'invalid_refresh_token' }), 0),
+      (err: unknown) =>
+        err instanceof RefreshRejectedError && /HTTP 200 invalid_refresh_token/.test(err.reason),
+    );
+    assert.throws(
+      () => tokenResponse(slackish, settings, creds, answer({ ok: false, error: 'internal_error' }), 0),
+      (err: unknown) =>
+        err instanceof Error && !(err instanceof RefreshRejectedError) && /internal_error/.test(err.message),
+    );
+    const ok = tokenResponse(slackish, settings, creds, answer({ ok: true, access_token: 'a1' }), 0);
+    assert.equal(ok.values.access_token, 'a1');
   });
 });
 
