@@ -254,7 +254,11 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
     const param = params[p];
     if (!param) out.push(`${at}/request/path: placeholder {${p}} is not a declared param`);
     else if (param.in !== undefined && param.in !== 'path') out.push(`${at}/params/${p}/in: must be 'path'`);
-    else if (param.required !== true && !action.request.path.endsWith(`/{${p}}`))
+    else if (
+      param.required !== true &&
+      action.variants === undefined &&
+      !action.request.path.endsWith(`/{${p}}`)
+    )
       out.push(`${at}/params/${p}/required: only the last path segment may be optional`);
     else if (param.type === 'array' || param.type === 'object')
       out.push(`${at}/params/${p}/type: a path param cannot be an ${param.type}`);
@@ -311,8 +315,33 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   if (action.download?.follow !== undefined && action.download.file_url === undefined)
     out.push(`${at}/download/follow: only after file_url (it reads the answer of that URL)`);
   checkPathSegments(action.request.path, `${at}/request/path`, out);
+  checkVariants(action, at, out);
   checkBodyTemplate(action, at, out);
   checkGraphql(action, at, out);
+}
+
+/** Each variant names declared params, and its path only declared params that are path params everywhere. */
+function checkVariants(action: ActionDefinition, at: string, out: string[]): void {
+  const params = action.params ?? {};
+  action.variants?.forEach((variant, i) => {
+    const vat = `${at}/variants/${i}`;
+    variant.when.forEach((name, j) => {
+      if (!Object.hasOwn(params, name)) out.push(`${vat}/when/${j}: '${name}' is not a declared param`);
+    });
+    for (const p of placeholders(variant.request.path)) {
+      const param = params[p];
+      if (!param) out.push(`${vat}/request/path: placeholder {${p}} is not a declared param`);
+      else if (param.in !== undefined && param.in !== 'path')
+        out.push(`${at}/params/${p}/in: must be 'path'`);
+      else if (param.type === 'array' || param.type === 'object')
+        out.push(`${at}/params/${p}/type: a path param cannot be an ${param.type}`);
+    }
+    if (variant.request.graphql !== undefined || variant.request.body !== undefined)
+      out.push(`${vat}/request: a variant is a plain REST request (no graphql or body template)`);
+    if (action.download !== undefined || action.pagination !== undefined)
+      out.push(`${vat}: only single-record actions (no paging, no download) have variants`);
+    checkPathSegments(variant.request.path, `${vat}/request/path`, out);
+  });
 }
 
 /**

@@ -234,6 +234,19 @@ export const ActionSchema = Type.Object(
     /** Where the records are in the response body; omitted or `[]` means the body itself. */
     record_selector: Type.Optional(DPath),
     pagination: Type.Optional(PaginationSchema),
+    /**
+     * Other endpoints for the same action, chosen by the params given: the first variant whose `when` params
+     * are all given replaces `request` (GitHub's release by `tag` beside the one by id).
+     */
+    variants: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { when: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }), request: RequestSchema },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 4 },
+      ),
+    ),
     /** Extra `connector_metadata` members read from the response body (name -> dpath), e.g. `total_count`. */
     meta: Type.Optional(Type.Record(Type.String(), DPath)),
     /**

@@ -16,13 +16,15 @@ import {
 } from '../schema.ts';
 import { encodeBody } from './body.ts';
 import { BufferBudget, HeldBuffers } from './buffer-budget.ts';
+import { credentialCheckError } from './check-errors.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type CursorBinding, CursorCodec } from './cursor.ts';
 import { Downloader, type DownloadResult } from './download.ts';
+import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './download-steps.ts';
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { type CredentialStore, OAuth2Refresher, RefreshRejectedError, settingsFor } from './oauth2.ts';
+import { type CredentialStore, OAuth2Refresher, settingsFor } from './oauth2.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import {
@@ -31,6 +33,8 @@ import {
   type BuiltRequest,
   baseHeaders,
   buildRequest,
+  paramsFor,
+  requestFor,
   resolveBaseUrl,
 } from './request.ts';
 import { httpFailure, ResilientUpstream } from './resilience.ts';
@@ -174,14 +178,14 @@ export class ConnectorRuntime {
       entity: input.entity,
       action: input.action,
     };
-    const request = resolved.action.request;
+    const request = requestFor(resolved.action, params);
     // Built from the credentials each attempt uses: a token response may set a base URL variable.
     const prepare = (credentials: ResolvedCredentials) => {
       const base = resolveBaseUrl(def, input.config, this.overrides, credentials);
       const built =
         resolved.paged && params.cursor !== undefined && params.cursor !== null
           ? this.replay(binding, params.cursor, base, request)
-          : buildRequest(base, request, resolved.action.params ?? {}, params);
+          : buildRequest(base, request, paramsFor(resolved.action, request), params);
       return { base, built };
     };
     // Bad settings or a bad cursor fail before any token request, unless the base URL awaits the token's.
@@ -261,44 +265,7 @@ export class ConnectorRuntime {
       });
       return checked.credentials;
     } catch (err) {
-      if (err instanceof RefreshRejectedError) {
-        throw new DomainError(
-          'INVALID_CREDENTIALS',
-          `The provider did not accept these credentials: ${err.reason} Check the refresh token, client id and client secret.`,
-          {
-            errors: [
-              {
-                field: 'credentials',
-                message: 'refused by the token endpoint',
-                error_code: 'invalid_credentials',
-                details: null,
-              },
-            ],
-          },
-        );
-      }
-      if (
-        err instanceof DomainError &&
-        (err.code === 'UPSTREAM_AUTH_FAILED' || err.code === 'UPSTREAM_FORBIDDEN')
-      ) {
-        const upstream = (err.extra?.upstream ?? {}) as { status?: number; body?: Record<string, unknown> };
-        const said = typeof upstream.body?.message === 'string' ? `: ${upstream.body.message}` : '';
-        throw new DomainError(
-          'INVALID_CREDENTIALS',
-          `The provider rejected these credentials (${def.name} answered HTTP ${upstream.status ?? '4xx'}${said}). Check the token and its scopes.`,
-          {
-            extra: err.extra,
-            errors: [
-              {
-                field: 'credentials',
-                message: 'rejected by the provider',
-                error_code: 'invalid_credentials',
-              },
-            ],
-          },
-        );
-      }
-      throw err;
+      throw credentialCheckError(def, err);
     }
   }
 
@@ -323,10 +290,10 @@ export class ConnectorRuntime {
     });
     input = { ...input, credentials };
     const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
-    const request = resolved.action.request;
+    const request = requestFor(resolved.action, params);
     const options = resolved.action.download ?? {};
     const built = withBodyMembers(
-      buildRequest(base, request, resolved.action.params ?? {}, params),
+      buildRequest(base, request, paramsFor(resolved.action, request), params),
       options.file_url ? options.body : undefined,
     );
     const operation = `${input.entity}.download`;
@@ -522,63 +489,6 @@ export class ConnectorRuntime {
   }
 }
 
-/**
- * The origins a download may send the credential to: the API's, and the file hosts the definition names (each
- * replaced by the API's origin under an upstream override, where one fake serves everything).
- */
-export function credentialOrigins(
-  base: BaseUrl,
-  declared: string[] | undefined,
-  overridden: boolean,
-): string[] {
-  if (overridden || declared === undefined) return [base.origin];
-  return [base.origin, ...declared.map((o) => new URL(o).origin)];
-}
-
-interface FoundFile {
-  url: URL;
-  filename: string | undefined;
-  contentType: string | undefined;
-}
-
-/** The file URL (and name and type, if declared) in a JSON answer naming a file. */
-function fileUrl(
-  provider: string,
-  operation: string,
-  base: BaseUrl,
-  body: unknown,
-  at: {
-    file_url?: string[] | undefined;
-    filename?: string[] | undefined;
-    content_type?: string[] | undefined;
-  },
-): FoundFile {
-  const found = atPath(body, at.file_url ?? []);
-  // Absent or null: the provider has no such file (a Gong call recorded without video has no videoUrl).
-  if (found === undefined || found === null) {
-    throw new DomainError('UPSTREAM_NOT_FOUND', `${provider} has no file for ${operation}.`);
-  }
-  if (typeof found !== 'string' || found === '') {
-    throw new DomainError('UPSTREAM_BAD_RESPONSE', `${provider} returned no file URL for ${operation}.`);
-  }
-  let url: URL;
-  try {
-    url = new URL(found, `${base.href}/`);
-  } catch {
-    throw new DomainError(
-      'UPSTREAM_BAD_RESPONSE',
-      `${provider} returned an unusable file URL for ${operation}.`,
-    );
-  }
-  const name = at.filename ? atPath(body, at.filename) : undefined;
-  const type = at.content_type ? atPath(body, at.content_type) : undefined;
-  return {
-    url,
-    filename: typeof name === 'string' ? name : undefined,
-    contentType: typeof type === 'string' ? type : undefined,
-  };
-}
-
 function isNotFound(err: unknown): boolean {
   return err instanceof DomainError && err.code === 'UPSTREAM_NOT_FOUND';
 }
@@ -588,28 +498,6 @@ function emptyPage(action: ActionDefinition): ExecuteOutput {
   const meta: Record<string, unknown> = {};
   for (const name of Object.keys(action.meta ?? {})) meta[name] = null;
   return { result: [], connector_metadata: { ...meta, has_next_page: false, end_cursor: null } };
-}
-
-/** A download's declared body members, merged over the JSON body the params built (declared values win). */
-function withBodyMembers(built: BuiltRequest, members: Record<string, unknown> | undefined): BuiltRequest {
-  if (members === undefined) return built;
-  return { ...built, body: mergeMembers(built.body ?? {}, members) };
-}
-
-function mergeMembers(
-  target: Record<string, unknown>,
-  extra: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...target };
-  for (const [key, value] of Object.entries(extra)) {
-    const current = out[key];
-    out[key] = isPlainObject(value) && isPlainObject(current) ? mergeMembers(current, value) : value;
-  }
-  return out;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseJson(res: UpstreamResponse): { ok: true; value: unknown } | { ok: false } {

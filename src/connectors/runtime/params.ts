@@ -15,7 +15,7 @@ import {
   type ParamDefinition,
 } from '../schema.ts';
 import { placeholders } from '../template.ts';
-import { placementOf } from './request.ts';
+import { placementOf, requestFor } from './request.ts';
 
 export interface ResolvedAction {
   entity: EntityDefinition;
@@ -80,7 +80,8 @@ export function validateParams(
   const accepted: Array<[string, unknown]> = [];
   params = canonicalNames(declared, params, problems);
   const hasCursor = resolved.paged && params.cursor !== undefined && params.cursor !== null;
-  const inPath = placeholders(resolved.action.request.path);
+  const request = requestFor(resolved.action, params);
+  const inPath = placeholders(request.path);
   for (const [name, value] of Object.entries(params)) {
     if (name === 'cursor' && resolved.paged) {
       // `cursor: null` is how many clients ask for the first page.
@@ -102,7 +103,7 @@ export function validateParams(
       accepted.push([name, value]);
       continue;
     }
-    const placement = placementOf(name, param, resolved.action.request);
+    const placement = placementOf(name, param, request);
     const sent = withIntegers(value, param);
     const why =
       checkValue(name, sent, param) ??
@@ -119,6 +120,13 @@ export function validateParams(
     for (const [name, param] of Object.entries(declared)) {
       if (param.required && !Object.hasOwn(params, name))
         problems.push(problem(name, `missing required param '${name}'`, 'required'));
+    }
+    // With variants a path param may be optional in the declaration, but the chosen endpoint needs it.
+    const variants = resolved.action.variants ?? [];
+    for (const name of variants.length === 0 ? [] : inPath) {
+      if (given(params, name) || declared[name]?.required) continue;
+      const others = variants.map((v) => v.when.map((w) => `'${w}'`).join(' and '));
+      problems.push(problem(name, `give '${name}', or ${others.join(', or ')}`, 'required'));
     }
   }
   // fromEntries defines own members, so no key can reach a prototype (unknown keys were refused above anyway).

@@ -3,6 +3,7 @@ import { DomainError, invalidField } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { headerValueProblem } from '../header-value.ts';
 import {
+  type ActionDefinition,
   authPlacements,
   type ConnectorDefinition,
   type ParamDefinition,
@@ -130,6 +131,28 @@ function badConfig(field: string | null, message: string): DomainError {
 }
 
 type Placement = 'path' | 'query' | 'header' | 'body';
+
+/** The request the given params select: the first variant whose `when` params are all given, else `request`. */
+export function requestFor(action: ActionDefinition, params: Record<string, unknown>): RequestDefinition {
+  const given = (name: string) => params[name] !== undefined && params[name] !== null;
+  return action.variants?.find((v) => v.when.every(given))?.request ?? action.request;
+}
+
+/**
+ * The params a request sends: all declared ones, except path params of the action's other requests that this
+ * one has no place for (an id is never sent as a query param because a variant was chosen).
+ */
+export function paramsFor(action: ActionDefinition, req: RequestDefinition): Record<string, ParamDefinition> {
+  const declared = action.params ?? {};
+  if (action.variants === undefined) return declared;
+  const own = new Set(placeholders(req.path));
+  const elsewhere = new Set(
+    [action.request, ...action.variants.map((v) => v.request)].flatMap((r) => placeholders(r.path)),
+  );
+  return Object.fromEntries(
+    Object.entries(declared).filter(([name]) => own.has(name) || !elsewhere.has(name)),
+  );
+}
 
 export function placementOf(name: string, param: ParamDefinition, req: RequestDefinition): Placement {
   if (param.in) return param.in;

@@ -382,4 +382,15 @@ describe('GitHub catalog parity through the HTTP API', () => {
     );
     assert.ok(JSON.stringify(bad).includes('head'), JSON.stringify(bad));
   });
+
+  test('releases.get by tag (another endpoint, chosen by the param) or by id; neither is a 422 naming both', async () => {
+    const byId = await ok('releases', 'get', { ...widgets, release_id: 960_000_001 });
+    const byTag = await ok('releases', 'get', { ...widgets, tag: byId.tag_name });
+    assert.equal(byTag.id, byId.id);
+    const sent = fake.requests.at(-1);
+    assert.equal(sent?.path, `/repos/ces-demo/widgets/releases/tags/${byId.tag_name}`);
+    await fails('releases', 'get', { ...widgets, tag: 'v404' }, 404, 'UPSTREAM_NOT_FOUND');
+    const neither = await fails('releases', 'get', widgets, 422, 'INVALID_PARAMS');
+    assert.match(neither.message, /give 'release_id', or 'tag'/);
+  });
 });

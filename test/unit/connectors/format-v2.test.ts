@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import { formPairs } from '../../../src/connectors/runtime/body.ts';
-import { type ConnectorRuntime, credentialOrigins } from '../../../src/connectors/runtime/executor.ts';
+import { credentialOrigins } from '../../../src/connectors/runtime/download-steps.ts';
+import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import {
   RefreshRejectedError,
   refreshSettings,

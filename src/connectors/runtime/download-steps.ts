@@ -1,0 +1,89 @@
+/**
+ * The pieces of a `download` that read the definition's `download` options: where the credential may go, the
+ * file URL in a JSON answer, and the body members a metadata request must carry.
+ */
+import { DomainError } from '../../core/errors.ts';
+import { atPath } from './dpath.ts';
+import type { BaseUrl, BuiltRequest } from './request.ts';
+
+/**
+ * The origins a download may send the credential to: the API's, and the file hosts the definition names (each
+ * replaced by the API's origin under an upstream override, where one fake serves everything).
+ */
+export function credentialOrigins(
+  base: BaseUrl,
+  declared: string[] | undefined,
+  overridden: boolean,
+): string[] {
+  if (overridden || declared === undefined) return [base.origin];
+  return [base.origin, ...declared.map((o) => new URL(o).origin)];
+}
+
+interface FoundFile {
+  url: URL;
+  filename: string | undefined;
+  contentType: string | undefined;
+}
+
+/** The file URL (and name and type, if declared) in a JSON answer naming a file. */
+export function fileUrl(
+  provider: string,
+  operation: string,
+  base: BaseUrl,
+  body: unknown,
+  at: {
+    file_url?: string[] | undefined;
+    filename?: string[] | undefined;
+    content_type?: string[] | undefined;
+  },
+): FoundFile {
+  const found = atPath(body, at.file_url ?? []);
+  // Absent or null: the provider has no such file (a Gong call recorded without video has no videoUrl).
+  if (found === undefined || found === null) {
+    throw new DomainError('UPSTREAM_NOT_FOUND', `${provider} has no file for ${operation}.`);
+  }
+  if (typeof found !== 'string' || found === '') {
+    throw new DomainError('UPSTREAM_BAD_RESPONSE', `${provider} returned no file URL for ${operation}.`);
+  }
+  let url: URL;
+  try {
+    url = new URL(found, `${base.href}/`);
+  } catch {
+    throw new DomainError(
+      'UPSTREAM_BAD_RESPONSE',
+      `${provider} returned an unusable file URL for ${operation}.`,
+    );
+  }
+  const name = at.filename ? atPath(body, at.filename) : undefined;
+  const type = at.content_type ? atPath(body, at.content_type) : undefined;
+  return {
+    url,
+    filename: typeof name === 'string' ? name : undefined,
+    contentType: typeof type === 'string' ? type : undefined,
+  };
+}
+
+/** A download's declared body members, merged over the JSON body the params built (declared values win). */
+export function withBodyMembers(
+  built: BuiltRequest,
+  members: Record<string, unknown> | undefined,
+): BuiltRequest {
+  if (members === undefined) return built;
+  return { ...built, body: mergeMembers(built.body ?? {}, members) };
+}
+
+function mergeMembers(
+  target: Record<string, unknown>,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = out[key];
+    out[key] = isPlainObject(value) && isPlainObject(current) ? mergeMembers(current, value) : value;
+  }
+  return out;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
