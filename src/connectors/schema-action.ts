@@ -57,6 +57,13 @@ export const ParamSchema = Type.Object(
      * names is an error; the request always uses `api_name` (or the param's own name).
      */
     aliases: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+    /**
+     * The value sent for each value a client may give, when the provider names them otherwise: keys are the
+     * client's values (for an array, its distinct items sorted and joined with commas, so `[CLOSED, OPEN]` is
+     * `CLOSED,OPEN`; a single value given for an array is taken as a one-item array). A value without a key
+     * is refused. For the hosted catalog's GraphQL-style `states: [OPEN]` beside a REST API's `state=open`.
+     */
+    value_map: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Scalar, { minProperties: 1 })),
     /** How an array goes into a query string: `comma` (a=x,y) or `repeat` (a=x&a=y). */
     style: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('repeat')])),
     /** ces sends `default` when the client leaves this param out (and gives none of `conflicts_with`). */

@@ -104,13 +104,17 @@ export function validateParams(
       continue;
     }
     const placement = placementOf(name, param, request);
-    const sent = withIntegers(value, param);
+    const raw = param.value_map && param.type === 'array' && !Array.isArray(value) ? [value] : value;
+    let sent = withIntegers(raw, param);
+    const mapped = param.value_map ? mapValue(name, sent, param.value_map) : { value: sent };
     const why =
       checkValue(name, sent, param) ??
+      mapped.problem ??
       checkPathSegment(name, sent, inPath) ??
       checkSentLength(name, sent, placement) ??
       checkHeaderValue(name, sent, placement);
     if (why) problems.push(problem(name, why, 'invalid_value'));
+    sent = mapped.value;
     accepted.push([name, sent]);
     // The provider would answer an error or silently ignore one of the two; say so before calling it.
     const clash = hasCursor ? undefined : param.conflicts_with?.find((other) => given(params, other));
@@ -137,6 +141,18 @@ export function validateParams(
     `Invalid params for ${op}: ${problems.map((p) => p.message).join('; ')}. Accepted params: ${describeParams(resolved)}.`,
     { errors: problems },
   );
+}
+
+/** The provider's value for a client's value through `value_map` (see the schema), or why there is none. */
+function mapValue(
+  name: string,
+  value: unknown,
+  map: Record<string, string | number | boolean>,
+): { value: unknown; problem?: string } {
+  const key = Array.isArray(value) ? [...new Set(value.map(String))].sort().join(',') : String(value);
+  if (Object.hasOwn(map, key)) return { value: map[key] };
+  const accepted = Object.keys(map).map((k) => (k.includes(',') ? `[${k}]` : k));
+  return { value, problem: `'${name}' takes one of ${accepted.join(', ')}` };
 }
 
 /**

@@ -393,4 +393,16 @@ describe('GitHub catalog parity through the HTTP API', () => {
     const neither = await fails('releases', 'get', widgets, 422, 'INVALID_PARAMS');
     assert.match(neither.message, /give 'release_id', or 'tag'/);
   });
+
+  test("states as the hosted catalog sends it (GraphQL's enum, as a list) becomes REST's one state", async () => {
+    const stateSent = () => new URL(fake.requests.at(-1)?.path ?? '', 'http://x').searchParams.get('state');
+    await ok('issues', 'list', { ...widgets, states: ['OPEN'] });
+    assert.equal(stateSent(), 'open');
+    await ok('issues', 'list', { ...widgets, states: ['CLOSED', 'OPEN'] });
+    assert.equal(stateSent(), 'all');
+    await ok('pull_requests', 'list', { ...widgets, states: 'closed' });
+    assert.equal(stateSent(), 'closed');
+    const bad = await fails('issues', 'list', { ...widgets, states: ['OPEN', 'closed'] }, 422, 'INVALID_PARAMS');
+    assert.match(bad.message, /'states' takes one of OPEN, CLOSED, \[CLOSED,OPEN\], open, closed, all/);
+  });
 });
