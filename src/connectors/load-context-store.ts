@@ -72,10 +72,13 @@ export function checkContextStore(
         return;
       }
       claim(name, `${pat}/${key}`);
-      const numeric = inc.format === 'unix_seconds';
-      if (numeric ? param.type !== 'integer' && param.type !== 'number' : param.type !== 'string')
+      // Unix bounds are numbers, written as text into a string param (Slack's `oldest`); the others are text.
+      const numeric = inc.format === 'unix_seconds' || inc.format === 'unix_ms';
+      const fits =
+        param.type === 'string' || (numeric && (param.type === 'integer' || param.type === 'number'));
+      if (!fits)
         out.push(
-          `${pat}/${key}: list param '${name}' is ${param.type}, but ${inc.format ?? 'iso8601'} bounds are ${numeric ? 'numbers' : 'strings'}`,
+          `${pat}/${key}: list param '${name}' is ${param.type}, but ${inc.format ?? 'iso8601'} bounds are ${numeric ? 'numbers (or their text)' : 'strings'}`,
         );
     };
     boundParam(inc.param, 'param');
@@ -155,6 +158,8 @@ function checkIndexedFields(spec: ContextStoreDefinition, at: string, out: strin
     names.add(field.name);
     if (field.type !== 'array') {
       if (field.items !== undefined) out.push(`${pat}/items: only for type array`);
+      if (field.format !== undefined && field.type !== 'timestamp')
+        out.push(`${pat}/format: only for type timestamp`);
       if (field.properties !== undefined) out.push(`${pat}/properties: only for type array`);
     } else if ((field.items === undefined) === (field.properties === undefined)) {
       out.push(`${pat}: an array field needs exactly one of items (scalars) or properties (objects)`);

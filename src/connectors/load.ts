@@ -70,6 +70,13 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkBaseUrl(def, out);
   checkCredentials(def, out);
   checkExecuteAliases(def, out);
+  const exposed = def.errors?.expose_body_keys ?? [];
+  def.errors?.message_paths?.forEach((path, i) => {
+    if (!exposed.includes(path[0] ?? ''))
+      out.push(
+        `/errors/message_paths/${i}: must start with one of expose_body_keys (only those reach clients)`,
+      );
+  });
   if (placeholders(def.check.path).length > 0)
     out.push('/check/path: the check request cannot use placeholders');
   checkPathSegments(def.check.path, '/check/path', out);
@@ -287,6 +294,11 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
       out.push(`${pat}/items: required for type array and only allowed there`);
     }
     if (param.style !== undefined && param.type !== 'array') out.push(`${pat}/style: only for arrays`);
+    if (param.items?.type === 'object') {
+      const placed = placementOf(pname, param, action.request);
+      if (placed !== 'body') out.push(`${pat}/items/type: objects travel only in a body (not ${placed})`);
+      if (param.items.enum !== undefined) out.push(`${pat}/items/enum: not for object items`);
+    }
     if (param.type === 'object') checkObjectParam(param, method, pat, out);
     else if (param.properties !== undefined) out.push(`${pat}/properties: only for type object`);
     if (param.pattern !== undefined && !compiles(param.pattern))

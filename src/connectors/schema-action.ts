@@ -2,8 +2,12 @@
 import Type from 'typebox';
 import { DPath, Format, Scalar, ScalarType, StringMap } from './schema-parts.ts';
 
+/** An array's items: scalars, or JSON objects (any members; only in a body, e.g. Stripe's `line_items`). */
 const ArrayItems = Type.Object(
-  { type: ScalarType, enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })) },
+  {
+    type: Type.Union([...ScalarType.anyOf, Type.Literal('object')]),
+    enum: Type.Optional(Type.Array(Scalar, { minItems: 1 })),
+  },
   { additionalProperties: false },
 );
 const ParamType = Type.Union([
@@ -90,6 +94,12 @@ export const RequestSchema = Type.Object(
     headers: Type.Optional(StringMap),
     /** May a failed attempt be sent again? Default: true for GET, PUT and DELETE; set it for a read-only POST search. */
     idempotent: Type.Optional(Type.Boolean()),
+    /**
+     * The provider makes a write safe to repeat when it carries a key in this header (Stripe's
+     * `Idempotency-Key`): ces sends a fresh random key per execute, the same on each retry, so the request
+     * is retried like an idempotent one. A client's own value for the header (a header param) wins.
+     */
+    idempotency_key_header: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" })),
     /**
      * The body's shape, as a JSON template: constants, nested objects and arrays, and strings with `{param}`
      * placeholders. A string that is exactly one placeholder takes the param's value as it is (a number, an

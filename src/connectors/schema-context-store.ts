@@ -28,6 +28,13 @@ export const IndexedFieldSchema = Type.Object(
     name: FieldPath,
     type: Type.Union([IndexedScalarType, Type.Literal('array')]),
     description: Type.Optional(Type.String()),
+    /**
+     * `timestamp` only: how the record writes it. `iso8601` (default); `unix_seconds` (a number, or a string of
+     * one with a fraction, as Slack's `ts` "1700000000.000100"); `unix_ms` (a number).
+     */
+    format: Type.Optional(
+      Type.Union([Type.Literal('iso8601'), Type.Literal('unix_seconds'), Type.Literal('unix_ms')]),
+    ),
     /** `array` of scalars: their type. */
     items: Type.Optional(
       Type.Union([
@@ -103,7 +110,23 @@ export const ContextStoreSchema = Type.Object(
           param: Name,
           field: FieldPath,
           start_from: Type.Optional(Name),
-          format: Type.Optional(Type.Union([Type.Literal('iso8601'), Type.Literal('unix_seconds')])),
+          /**
+           * `iso8601` (default, second precision), `unix_seconds`, `unix_ms`, or `datetime_minutes`
+           * ("2024-05-01 13:45", UTC; Jira's JQL dates). Numbers become text for a string param.
+           */
+          format: Type.Optional(
+            Type.Union([
+              Type.Literal('iso8601'),
+              Type.Literal('unix_seconds'),
+              Type.Literal('unix_ms'),
+              Type.Literal('datetime_minutes'),
+            ]),
+          ),
+          /**
+           * Seconds taken off every incremental bound: for filters read in another clock (Jira reads JQL dates
+           * in the account's time zone) or lagging indexes. Records read again are upserted, never doubled.
+           */
+          lookback_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800 })),
           until: Type.Optional(Name),
           earliest: Type.Optional(
             Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', maxLength: 20 }),

@@ -92,8 +92,9 @@ export const RefreshSchema = Type.Object(
            */
           values: Type.Optional(Type.Record(Name, Type.String({ minLength: 1 }))),
           /**
-           * A key of a 2xx token answer that names an error (Slack answers `{ok: false, error: ...}` with HTTP
-           * 200): an answer with a string there is a failure with that code, as an RFC 6749 `error` would be.
+           * The key of the token answer holding the error code instead of RFC 6749's `error` (HubSpot's
+           * `status`), on any status; a 2xx answer with a string there is a failure too (Slack answers
+           * `{ok: false, error: ...}` with HTTP 200).
            */
           error: Type.Optional(Type.String({ minLength: 1 })),
         },

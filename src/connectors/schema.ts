@@ -94,6 +94,11 @@ export const ErrorsSchema = Type.Object(
   {
     /** Top-level keys of an upstream error body that may be shown to clients (`extra.upstream.body`). */
     expose_body_keys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /**
+     * Where in the exposed body the provider's own words are, tried in order before the exposed keys
+     * themselves (Stripe's `[error, message]`); each must start with an exposed key.
+     */
+    message_paths: Type.Optional(Type.Array(DPath, { minItems: 1, maxItems: 4 })),
     /** Rules checked in order before the default status mapping; the first match decides. */
     rules: Type.Optional(Type.Array(ErrorRuleSchema)),
     /** Extra headers read for `retry_after` when rate limited (after the standard `Retry-After`). */
@@ -105,6 +110,7 @@ export const ErrorsSchema = Type.Object(
             format: Type.Union([
               Type.Literal('seconds'),
               Type.Literal('http_date'),
+              Type.Literal('iso8601'),
               Type.Literal('unix_seconds'),
               Type.Literal('unix_ms'),
             ]),

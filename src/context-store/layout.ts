@@ -42,6 +42,8 @@ export interface IndexedField {
   indexed: boolean;
   /** is a column of the full-text table (`fuzzy`, `keyword`) */
   fullText: boolean;
+  /** `timestamp`: how records write it (default ISO 8601) */
+  format?: 'iso8601' | 'unix_seconds' | 'unix_ms';
   /** `array` of scalars */
   items?: 'string' | 'integer' | 'number' | 'boolean';
   /** `array` of objects */
@@ -108,6 +110,7 @@ export function entityLayout(def: ConnectorDefinition, entity: EntityDefinition)
       fullText: f.type === 'string' || f.type === 'text',
     };
     if (f.items) field.items = f.items;
+    if (f.format) field.format = f.format;
     const props = elementFields(f);
     if (props) field.properties = props;
     fields.set(f.name, field);
@@ -165,6 +168,18 @@ export function timestampMs(value: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** A Unix time (seconds, possibly fractional and as a string like Slack's ts; or milliseconds) in epoch ms. */
+function epochMs(value: unknown, format: 'unix_seconds' | 'unix_ms'): number | undefined {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+(\.\d+)?$/.test(value)
+        ? Number(value)
+        : Number.NaN;
+  if (!Number.isFinite(n)) return undefined;
+  return format === 'unix_seconds' ? Math.round(n * 1000) : Math.round(n);
+}
+
 /** A record's value for a field's column (null when absent or of the wrong type). */
 export function columnValue(field: IndexedField, record: unknown): string | number | null {
   const v = valueAt(record, field.path);
@@ -179,7 +194,11 @@ export function columnValue(field: IndexedField, record: unknown): string | numb
     case 'boolean':
       return typeof v === 'boolean' ? (v ? 1 : 0) : null;
     case 'timestamp':
-      return timestampMs(v) ?? null;
+      return (
+        (field.format === undefined || field.format === 'iso8601'
+          ? timestampMs(v)
+          : epochMs(v, field.format)) ?? null
+      );
     case 'array':
       if (!Array.isArray(v)) return null;
       return JSON.stringify(field.properties ? v.map((e) => projectElement(e, field.properties!)) : v);

@@ -265,12 +265,17 @@ export class SyncWorker {
     let batch: EncodedRecords[] = [];
     let batchRecords = 0;
 
+    // A Unix bound goes to a string param as text (Slack's `oldest`).
+    const listParams = def.entities.find((e) => e.name === layout.entity)?.actions.list?.params ?? {};
+    const boundFor = (param: string, value: string | number) =>
+      listParams[param]?.type === 'string' ? String(value) : value;
     const fetchPage = (at: SyncCheckpoint) => {
       const partition = partitions[at.partition] ?? {};
       const params: Record<string, unknown> = { ...(spec.params ?? {}), ...partition };
       const since = at.bounds[partitionKey(partition)] ?? at.start;
-      if (inc && since) params[inc.param] = formatBound(since, inc.format);
-      if (inc?.until && at.until) params[inc.until] = formatBound(at.until, inc.format);
+      if (inc && since)
+        params[inc.param] = boundFor(inc.param, formatBound(since, inc.format, inc.lookback_seconds));
+      if (inc?.until && at.until) params[inc.until] = boundFor(inc.until, formatBound(at.until, inc.format));
       if (at.cursor) params.cursor = at.cursor;
       const page = list(layout.entity, params);
       if (!spec.not_found_is_empty) return page;
@@ -453,8 +458,16 @@ function parseHighs(value: string | null): Record<string, string> {
   }
 }
 
-function formatBound(iso: string, format: 'iso8601' | 'unix_seconds' | undefined): string | number {
-  if (format === 'unix_seconds') return Math.floor(Date.parse(iso) / 1000);
+export function formatBound(
+  iso: string,
+  format: 'iso8601' | 'unix_seconds' | 'unix_ms' | 'datetime_minutes' | undefined,
+  lookbackSeconds = 0,
+): string | number {
+  const ms = Date.parse(iso) - lookbackSeconds * 1000;
+  if (format === 'unix_seconds') return Math.floor(ms / 1000);
+  if (format === 'unix_ms') return ms;
+  // Minute precision, rounded down, so the inclusive bound still covers the newest record seen.
+  if (format === 'datetime_minutes') return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
   // Second precision, as providers' `since` filters take it; the bound is inclusive, so nothing is skipped.
-  return new Date(Math.floor(Date.parse(iso) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }

@@ -90,7 +90,8 @@ export function encodeBody(body: unknown, format: BodyFormat): { content: string
       contentType: 'application/x-www-form-urlencoded',
     };
   }
-  return { content: JSON.stringify(body), contentType: 'application/json' };
+  // With the charset: Slack, for one, warns about a JSON body without it.
+  return { content: JSON.stringify(body), contentType: 'application/json; charset=utf-8' };
 }
 
 /**

@@ -205,7 +205,8 @@ export class ConnectorRuntime {
           const { base, built } = prepare(credentials);
           const exchanged = await this.exchange(def, credentials, base, request.method, built, operation, {
             key: input.connectorId,
-            idempotent: request.idempotent,
+            idempotent:
+              request.idempotent ?? (request.idempotency_key_header === undefined ? undefined : true),
             held,
             graphql: request.graphql !== undefined,
           });

@@ -252,7 +252,7 @@ export function tokenResponse(
     else delete values[EXPIRES_AT];
     return { option: creds.option, values };
   }
-  const named = errorInSuccess ? obj[settings.errorKey as string] : obj.error;
+  const named = settings.errorKey !== undefined ? obj[settings.errorKey] : obj.error;
   const code =
     typeof named === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(named) ? named : undefined;
   const said = describe(res.status, code, obj.error_description, Object.values(creds.values));

@@ -1,4 +1,5 @@
 /** Turns a definition + config + params into the URL, headers and body of one upstream request. */
+import { randomUUID } from 'node:crypto';
 import { DomainError, invalidField } from '../../core/errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { headerValueProblem } from '../header-value.ts';
@@ -211,6 +212,8 @@ export function buildRequest(
   const url = new URL(base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent));
   for (const [k, v] of query) url.searchParams.append(k, v);
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  const keyHeader = req.idempotency_key_header?.toLowerCase();
+  if (keyHeader !== undefined && headers[keyHeader] === undefined) headers[keyHeader] = randomUUID();
   if (req.graphql !== undefined) {
     // Declared order again; a client's value overrides a declared constant of the same variable.
     const variables = { ...(req.graphql.variables ?? {}), ...body };

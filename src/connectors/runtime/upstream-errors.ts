@@ -68,7 +68,7 @@ export function upstreamError(
   const extra = { upstream: { status: res.status, body: exposed } };
   const who = ctx.def.name;
   const op = ctx.operation;
-  const said = res.status < 500 ? upstreamMessage(exposed) : '';
+  const said = res.status < 500 ? upstreamMessage(exposed, ctx.def.errors?.message_paths ?? []) : '';
   const messages: Record<ErrorKind, string> = {
     auth_failed: `${who} rejected the connector's credentials (HTTP ${res.status}) for ${op}${said}. Update the connector's credentials.`,
     forbidden: `${who} refused ${op} (HTTP ${res.status})${said}. The credentials lack access to this resource or scope.`,
@@ -129,7 +129,7 @@ export function retryAfterSeconds(
     const n = Number(raw);
     if (format === 'retry-after') seconds = Number.isFinite(n) ? n : (Date.parse(raw) - now()) / 1000;
     else if (format === 'seconds') seconds = n;
-    else if (format === 'http_date') seconds = (Date.parse(raw) - now()) / 1000;
+    else if (format === 'http_date' || format === 'iso8601') seconds = (Date.parse(raw) - now()) / 1000;
     else if (format === 'unix_seconds') seconds = n - now() / 1000;
     else seconds = (n - now()) / 1000;
     if (Number.isFinite(seconds)) return Math.min(86_400, Math.max(1, Math.ceil(seconds as number)));
@@ -200,11 +200,21 @@ function sanitize(value: unknown, scrub: (text: string) => string, depth: number
 }
 
 /**
- * The first exposed string, list of strings (Gong's `errors: ["..."]`) or list of `{message}` objects (GraphQL's
- * `errors`), in `expose_body_keys` order.
+ * The provider's words: at the first declared `message_paths` that holds text, else the first exposed string,
+ * list of strings (Gong's `errors: ["..."]`) or list of `{message}` objects (GraphQL's `errors`), in
+ * `expose_body_keys` order. At a declared path, an object of strings (Jira's `errors: {field: text}`) reads
+ * as `field: text; ...`.
  */
-function upstreamMessage(exposed: Record<string, unknown>): string {
-  const texts = Object.values(exposed).map((v) => {
+function upstreamMessage(exposed: Record<string, unknown>, paths: string[][]): string {
+  const declared = paths.map((path) => {
+    const v = atPath(exposed, path);
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const entries = Object.entries(v);
+    return entries.length > 0 && entries.every(([, x]) => typeof x === 'string')
+      ? entries.map(([k, x]) => `${k}: ${x}`).join('; ')
+      : v;
+  });
+  const texts = [...declared, ...Object.values(exposed)].map((v) => {
     if (!Array.isArray(v) || v.length === 0) return v;
     if (v.every((x) => typeof x === 'string')) return v.join('; ');
     const messages = v.map((x) =>

@@ -192,7 +192,7 @@ describe('Gong definition against the Gong fake', () => {
     for (const [i, r] of fake.requests.entries()) {
       assert.equal(r.method, 'POST');
       assert.equal(r.path, '/v2/calls/extensive', 'the cursor never goes into the query');
-      assert.equal(r.headers['content-type'], 'application/json');
+      assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
       assert.equal(r.headers.authorization, BASIC);
       const { cursor, ...rest } = bodyOf(i);
       assert.deepEqual(rest, { filter, contentSelector });

@@ -33,6 +33,11 @@ export interface Case {
    * pages for it, this says why.
    */
   single_page?: string;
+  /**
+   * A write the provider answers with no body (HTTP 204, or 201 without content): ces answers `result: null`,
+   * which the suite then expects instead of an object; this says which answer it is.
+   */
+  no_content?: string;
 }
 
 /** Keyed `entity.action`, exactly the declared ones. */

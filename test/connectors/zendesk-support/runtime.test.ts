@@ -236,7 +236,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
     const post = fake.requests.at(-1)!;
     assert.equal(post.method, 'POST');
     assert.equal(post.path, '/api/v2/tickets');
-    assert.equal(post.headers['content-type'], 'application/json');
+    assert.equal(post.headers['content-type'], 'application/json; charset=utf-8');
     assert.deepEqual(JSON.parse(post.body), { ticket });
 
     const updated = await exec('tickets', 'update', {

@@ -208,7 +208,7 @@ describe('a body-paged POST search through the runtime', () => {
       [undefined, 'c2', 'c4'].map((cursor) => [
         'POST',
         '/search?limit=2',
-        'application/json',
+        'application/json; charset=utf-8',
         { filter: { team: 'red', ids: [1, 2] }, options: { deep: { x: 1 } }, ...(cursor ? { cursor } : {}) },
       ]),
     );

@@ -357,10 +357,12 @@ describe('context_store.incremental', () => {
     );
     failsAt(
       (doc) => {
-        doc.entities[0].context_store.incremental.format = 'unix_seconds';
+        doc.entities[0].context_store.incremental.format = 'datetime_minutes';
+        doc.entities[0].actions.list.params.since.type = 'integer';
+        delete doc.entities[0].actions.list.params.since.format;
       },
       `${CS}/incremental/param`,
-      /'since' is string, but unix_seconds bounds are numbers/,
+      /'since' is integer, but datetime_minutes bounds are strings/,
     );
   });
 

@@ -199,7 +199,7 @@ describe('a GraphQL operation through the runtime', () => {
       [undefined, 'c2', 'c4'].map((after) => [
         'POST',
         '/graphql',
-        'application/json',
+        'application/json; charset=utf-8',
         { query: QUERY, variables: { first: 2, owner: 'acme', open: true, ...(after ? { after } : {}) } },
       ]),
     );

@@ -142,7 +142,7 @@ describe('ConnectorRuntime paging', () => {
     server.seen.length = 0;
     await exec('things', 'create', { folder: 'f', title: 'New' });
     assert.equal(server.seen[0]!.method, 'POST');
-    assert.equal(server.seen[0]!.headers['content-type'], 'application/json');
+    assert.equal(server.seen[0]!.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(server.seen[0]!.body, '{"title":"New"}');
   });
 
