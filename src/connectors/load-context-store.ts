@@ -18,9 +18,10 @@ export function checkContextStore(
   out: string[],
 ): void {
   checkIndexedFields(spec, at, out);
-  const list = entity.actions.list;
+  const action = spec.action ?? 'list';
+  const list = entity.actions[action];
   if (list === undefined) {
-    out.push(`${at}: the Context Store replicates through the list action, which this entity lacks`);
+    out.push(`${at}: the Context Store replicates through the ${action} action, which this entity lacks`);
     return;
   }
   const params = list.params ?? {};

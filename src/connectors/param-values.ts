@@ -3,6 +3,16 @@ import type { ParamDefinition } from './schema.ts';
 
 /** A fixed sync param must pass the same checks a client's value would. */
 export function valueFits(param: ParamDefinition, value: unknown): boolean {
+  if (param.type === 'array' && Array.isArray(value)) {
+    const items = param.items;
+    return (
+      items !== undefined &&
+      items.type !== 'object' &&
+      value.every(
+        (v) => hasType(v, items.type) && (items.enum === undefined || items.enum.includes(v as never)),
+      )
+    );
+  }
   if (param.type === 'array' || param.type === 'object' || !hasType(value, param.type)) return false;
   if (param.enum !== undefined && !param.enum.includes(value as never)) return false;
   if (typeof value === 'number') {

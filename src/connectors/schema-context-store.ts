@@ -67,8 +67,13 @@ export const ContextStoreSchema = Type.Object(
     /** Selected by default in clients' entity pickers (informational, like the reference's `suggested`). */
     suggested: Type.Optional(Type.Boolean()),
     fields: Type.Array(IndexedFieldSchema, { minItems: 1, maxItems: 64 }),
-    /** Fixed list params of every sync request (largest page size, a stable order, every state...). */
-    params: Type.Optional(Type.Record(Name, Scalar)),
+    /**
+     * The collection action the sync reads: `list` (default), or `api_search` where only the provider's search
+     * filters by update time (HubSpot's CRM search on `hs_lastmodifieddate`).
+     */
+    action: Type.Optional(Type.Union([Type.Literal('list'), Type.Literal('api_search')])),
+    /** Fixed params of every sync request (largest page size, a stable order, every state, the properties...). */
+    params: Type.Optional(Type.Record(Name, Type.Union([Scalar, Type.Array(Scalar, { maxItems: 100 })]))),
     /**
      * One sync per partition: each item of the `replication_config` array `config` is matched against
      * `pattern` (`{owner}/{repo}`), and the placeholders become list params. A partition whose `wildcard`

@@ -6,9 +6,11 @@
 import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
 import { type EntityLayout, valueAt } from './layout.ts';
 
+/** Reads one page of an entity's collection: its `list`, or the `api_search` a Context Store declares. */
 export type ListEntity = (
   entity: string,
   params: Record<string, unknown>,
+  action?: 'list' | 'api_search',
 ) => ReturnType<ConnectorRuntime['execute']>;
 
 /** The list params of each partition: one empty partition unless the definition partitions the entity. */

@@ -200,8 +200,8 @@ export class SyncWorker {
       config: connector.replication_config,
       credentialStore: connectorCredentialStore(this.deps, job.organization_id, connector.id, stored),
     };
-    const list = (entity: string, params: Record<string, unknown>) =>
-      this.deps.runtime.execute({ ...call, entity, action: 'list', params });
+    const list = (entity: string, params: Record<string, unknown>, action: 'list' | 'api_search' = 'list') =>
+      this.deps.runtime.execute({ ...call, entity, action, params });
 
     try {
       await this.pass(job, def, layout, connector.replication_config, list);
@@ -266,7 +266,8 @@ export class SyncWorker {
     let batchRecords = 0;
 
     // A Unix bound goes to a string param as text (Slack's `oldest`).
-    const listParams = def.entities.find((e) => e.name === layout.entity)?.actions.list?.params ?? {};
+    const action = spec.action ?? 'list';
+    const listParams = def.entities.find((e) => e.name === layout.entity)?.actions[action]?.params ?? {};
     const boundFor = (param: string, value: string | number) =>
       listParams[param]?.type === 'string' ? String(value) : value;
     const fetchPage = (at: SyncCheckpoint) => {
@@ -277,7 +278,7 @@ export class SyncWorker {
         params[inc.param] = boundFor(inc.param, formatBound(since, inc.format, inc.lookback_seconds));
       if (inc?.until && at.until) params[inc.until] = boundFor(inc.until, formatBound(at.until, inc.format));
       if (at.cursor) params.cursor = at.cursor;
-      const page = list(layout.entity, params);
+      const page = list(layout.entity, params, action);
       if (!spec.not_found_is_empty) return page;
       // Gong answers a window without calls 404 "No calls found for the specified period".
       return page.catch((err: unknown) => {
