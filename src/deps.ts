@@ -62,6 +62,7 @@ export async function buildDeps(
     const runtime = new ConnectorRuntime({
       cursorKey: secrets.cursorKey,
       upstreamOverrides: config.upstreamOverrides,
+      rateLimitOverrides: config.rateLimitOverrides,
       egressAllow: config.egressAllow,
       timeoutMs: config.upstreamTimeoutMs,
       maxResponseBytes: config.upstreamMaxResponseBytes,

@@ -21,6 +21,11 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   upstreamOverrides: Record<string, string>;
+  /**
+   * CES_RATE_LIMIT_OVERRIDES: per connector type, the proactive limit to hold instead of the definition's
+   * (`{"slack": {"requests": 100, "per_seconds": 60}}`, a plan with higher limits), or null for none.
+   */
+  rateLimitOverrides: Record<string, RateLimitSetting | null>;
   upstreamTimeoutMs: number;
   /** CES_EGRESS_ALLOW: private destinations the egress policy accepts (an on-premises GitHub Enterprise, …). */
   egressAllow: EgressAllowEntry[];
@@ -64,6 +69,11 @@ export interface Config {
 }
 
 /** One CES_EGRESS_ALLOW entry: a host name or IP literal (optionally with a port), or an address range. */
+export interface RateLimitSetting {
+  requests: number;
+  per_seconds: number;
+}
+
 export type EgressAllowEntry =
   | { kind: 'host'; host: string; port?: number }
   | { kind: 'cidr'; address: string; prefix: number; family: 4 | 6 };
@@ -119,6 +129,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     });
   }
 
+  const rateLimitOverrides: Record<string, RateLimitSetting | null> = {};
+  if (env.CES_RATE_LIMIT_OVERRIDES) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(env.CES_RATE_LIMIT_OVERRIDES);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      problems.push(
+        'CES_RATE_LIMIT_OVERRIDES must be a JSON object mapping connector slug to {requests, per_seconds} or null',
+      );
+    } else {
+      for (const [slug, limit] of Object.entries(parsed)) {
+        const l = limit as { requests?: unknown; per_seconds?: unknown } | null;
+        if (l === null) rateLimitOverrides[slug] = null;
+        else if (
+          typeof l === 'object' &&
+          Number.isInteger(l.requests) &&
+          (l.requests as number) >= 1 &&
+          typeof l.per_seconds === 'number' &&
+          l.per_seconds > 0 &&
+          l.per_seconds <= 86_400
+        )
+          rateLimitOverrides[slug] = { requests: l.requests as number, per_seconds: l.per_seconds };
+        else
+          problems.push(
+            `CES_RATE_LIMIT_OVERRIDES.${slug} must be null or {requests: integer >= 1, per_seconds: 0 < number <= 86400}`,
+          );
+      }
+    }
+  }
+
   let upstreamOverrides: Record<string, string> = {};
   if (env.CES_UPSTREAM_OVERRIDES) {
     try {
@@ -159,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyLimitBytes: int('CES_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
     trustProxy,
     upstreamOverrides,
+    rateLimitOverrides,
     upstreamTimeoutMs: int('CES_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     egressAllow,
     upstreamMaxResponseBytes: int('CES_UPSTREAM_MAX_RESPONSE_BYTES', 33_554_432, 1024, 1_073_741_824),

@@ -279,7 +279,11 @@ export const ActionSchema = Type.Object(
     download: Type.Optional(
       Type.Object(
         {
-          file_url: Type.Optional(DPath),
+          /**
+           * Where the file's URL is; or a list of such paths, the first that holds a value winning (Notion keeps
+           * it under the block's type: `[file, file, url]`, `[image, file, url]`, `[pdf, file, url]`...).
+           */
+          file_url: Type.Optional(Type.Union([DPath, Type.Array(DPath, { minItems: 2, maxItems: 8 })])),
           filename: Type.Optional(DPath),
           content_type: Type.Optional(DPath),
           /**

@@ -15,6 +15,12 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
     credentials: { email: 'fuzz@example.com', api_token: 'zd-fuzz-not-real', subdomain: 'fuzz' },
   },
   gong: { credentials: { access_key: 'fuzz-key', access_key_secret: 'fuzz-secret-not-real' } },
+  slack: { credentials: { bot_token: 'xoxb-fuzz-not-a-real-token' } },
+  jira: { credentials: { email: 'fuzz@example.com', api_token: 'jira-fuzz-not-real', subdomain: 'fuzz' } },
+  linear: { credentials: { api_key: 'lin_api_fuzz_not_a_real_key' } },
+  hubspot: { credentials: { access_token: 'pat-na1-fuzz-not-a-real-token' } },
+  stripe: { credentials: { api_key: 'sk_test_fuzz_not_a_real_key' } },
+  notion: { credentials: { token: 'ntn_fuzz_not_a_real_token' } },
 };
 
 export interface AnyUpstreamHarness {
@@ -43,7 +49,13 @@ export async function startWithAnyUpstream(env: Record<string, string> = {}): Pr
       .all()
       .map((d) => d.slug);
     const overrides = Object.fromEntries(slugs.map((slug) => [slug, upstream.origin]));
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify(overrides), ...env });
+    // What ces does with input is under test, not the providers' request rates: no proactive limits.
+    const unlimited = Object.fromEntries(slugs.map((slug) => [slug, null]));
+    h = await startHarness({
+      CES_UPSTREAM_OVERRIDES: JSON.stringify(overrides),
+      CES_RATE_LIMIT_OVERRIDES: JSON.stringify(unlimited),
+      ...env,
+    });
     const token = await h.token();
     const connectors = new Map<string, string>();
     for (const def of h.deps.registry.all()) {

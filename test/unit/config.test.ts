@@ -90,3 +90,18 @@ test('CES_EGRESS_ALLOW: every bad entry is named at once', () => {
     assert.ok(err.problems.every((p) => p.startsWith('CES_EGRESS_ALLOW entry ')));
   }
 });
+
+test("CES_RATE_LIMIT_OVERRIDES replaces or removes a connector type's proactive limit, and names bad entries", () => {
+  const config = loadConfig({
+    CES_RATE_LIMIT_OVERRIDES: JSON.stringify({ slack: { requests: 100, per_seconds: 60 }, notion: null }),
+  });
+  assert.deepEqual(config.rateLimitOverrides, { slack: { requests: 100, per_seconds: 60 }, notion: null });
+  assert.deepEqual(loadConfig({}).rateLimitOverrides, {});
+  for (const [value, expected] of [
+    ['[]', /CES_RATE_LIMIT_OVERRIDES must be a JSON object/],
+    ['{"slack": {"requests": 0, "per_seconds": 1}}', /CES_RATE_LIMIT_OVERRIDES\.slack must be null or/],
+    ['{"slack": {"requests": 5}}', /CES_RATE_LIMIT_OVERRIDES\.slack must be null or/],
+  ] as const) {
+    assert.throws(() => loadConfig({ CES_RATE_LIMIT_OVERRIDES: value }), expected);
+  }
+});

@@ -13,6 +13,8 @@ import { type DomainError, invalidField } from '../../core/errors.ts';
 export interface NextRequest {
   url: string;
   body?: unknown;
+  /** Header values the first request's params set (an API version header), sent again on every page. */
+  headers?: Record<string, string>;
 }
 
 export interface CursorBinding {

@@ -32,12 +32,13 @@ export function fileUrl(
   base: BaseUrl,
   body: unknown,
   at: {
-    file_url?: string[] | undefined;
+    file_url?: string[] | string[][] | undefined;
     filename?: string[] | undefined;
     content_type?: string[] | undefined;
   },
 ): FoundFile {
-  const found = atPath(body, at.file_url ?? []);
+  const paths = isPathList(at.file_url) ? at.file_url : [at.file_url ?? []];
+  const found = paths.map((path) => atPath(body, path)).find((v) => v !== undefined && v !== null);
   // Absent or null: the provider has no such file (a Gong call recorded without video has no videoUrl).
   if (found === undefined || found === null) {
     throw new DomainError('UPSTREAM_NOT_FOUND', `${provider} has no file for ${operation}.`);
@@ -82,6 +83,10 @@ function mergeMembers(
     out[key] = isPlainObject(value) && isPlainObject(current) ? mergeMembers(current, value) : value;
   }
   return out;
+}
+
+function isPathList(value: string[] | string[][] | undefined): value is string[][] {
+  return Array.isArray(value) && Array.isArray(value[0]);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -45,6 +45,8 @@ export interface RuntimeOptions {
   cursorKey: Uint8Array;
   /** Connector slug -> base URL (config CES_UPSTREAM_OVERRIDES); trusted, so it may be loopback/private. */
   upstreamOverrides: Record<string, string>;
+  /** Connector slug -> the proactive rate limit to hold instead of the definition's, or null for none. */
+  rateLimitOverrides?: Record<string, { requests: number; per_seconds: number } | null>;
   /** Private destinations user-given URLs may reach (config CES_EGRESS_ALLOW); everything else must be public. */
   egressAllow?: readonly EgressAllowEntry[];
   /**
@@ -131,7 +133,11 @@ export class ConnectorRuntime {
       egress,
     );
     this.clock = opts.clock ?? systemClock;
-    this.upstream = new ResilientUpstream(this.http, { timeoutMs: opts.timeoutMs, queueWaitMs }, this.clock);
+    this.upstream = new ResilientUpstream(
+      this.http,
+      { timeoutMs: opts.timeoutMs, queueWaitMs, rateLimitOverrides: opts.rateLimitOverrides ?? {} },
+      this.clock,
+    );
     this.oauth = new OAuth2Refresher({
       // Every answer is the refresher's to interpret; the request is never repeated (idempotent: false).
       send: (req, def) => this.upstream.call(req, { def }, (res) => ({ ok: true, value: res })),
@@ -231,7 +237,7 @@ export class ConnectorRuntime {
     const meta: Record<string, unknown> = {};
     for (const [name, path] of Object.entries(resolved.action.meta ?? {}))
       meta[name] = atPath(body, path) ?? null;
-    const page = { res, body, records: selected, sent: built.body };
+    const page = { res, body, records: selected, sent: built.body, headers: paramHeaders(built, request) };
     const endCursor = this.endCursor(resolved, binding, base, page, authQuery, def.name);
     const wholeBody = (resolved.action.record_selector ?? []).length === 0 && res.body.length > 0;
     return {
@@ -392,6 +398,8 @@ export class ConnectorRuntime {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+    // Signed with the URL: the values validated on the first page, which a client can't alter.
+    for (const [k, v] of Object.entries(next.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     return {
       url,
       headers,
@@ -463,6 +471,8 @@ export class ConnectorRuntime {
       body: unknown;
       records: unknown;
       sent: Record<string, unknown> | undefined;
+      /** Headers the client's params set (an API version): the next page must send them too. */
+      headers: Record<string, string>;
     },
     authQuery: string[],
     provider: string,
@@ -486,8 +496,22 @@ export class ConnectorRuntime {
       );
     }
     for (const name of authQuery) next.searchParams.delete(name);
-    return this.cursors.sign(binding, { url: next.href, ...(found.body ? { body: found.body } : {}) });
+    return this.cursors.sign(binding, {
+      url: next.href,
+      ...(found.body ? { body: found.body } : {}),
+      ...(Object.keys(page.headers).length > 0 ? { headers: page.headers } : {}),
+    });
   }
+}
+
+/**
+ * The headers a request got from the client's params, not from the definition's constants (which replay adds
+ * itself) nor the credential (added at send time, never signed into a cursor).
+ */
+function paramHeaders(built: BuiltRequest, req: RequestDefinition): Record<string, string> {
+  const constant = new Set(Object.keys(req.headers ?? {}).map((k) => k.toLowerCase()));
+  const key = req.idempotency_key_header?.toLowerCase();
+  return Object.fromEntries(Object.entries(built.headers).filter(([k]) => !constant.has(k) && k !== key));
 }
 
 function isNotFound(err: unknown): boolean {

@@ -44,9 +44,12 @@ export interface ResilienceOptions {
   timeoutMs: number;
   /** The longest a request queues for one of its connector's concurrency slots (config CES_UPSTREAM_QUEUE_WAIT_MS). */
   queueWaitMs: number;
+  /** Per connector slug, the rate limit held instead of the definition's; null holds none (CES_RATE_LIMIT_OVERRIDES). */
+  rateLimitOverrides?: Record<string, { requests: number; per_seconds: number } | null>;
 }
 
 export class ResilientUpstream {
+  private readonly rateLimits: Record<string, { requests: number; per_seconds: number } | null>;
   private readonly slots = new KeyedSemaphore();
   private readonly buckets: KeyedTokenBucket;
 
@@ -60,6 +63,7 @@ export class ResilientUpstream {
   ) {
     this.timeoutMs = opts.timeoutMs;
     this.queueWaitMs = opts.queueWaitMs;
+    this.rateLimits = opts.rateLimitOverrides ?? {};
     this.buckets = new KeyedTokenBucket(() => clock.now());
   }
 
@@ -123,7 +127,7 @@ export class ResilientUpstream {
         { retryAfter: 1 },
       );
     }
-    const rate = def.rate_limit;
+    const rate = Object.hasOwn(this.rateLimits, def.slug) ? this.rateLimits[def.slug] : def.rate_limit;
     if (!rate) return release;
     const token = this.buckets.reserve(key, rate, latest - this.clock.now());
     if (!token.granted) {

@@ -206,3 +206,48 @@ describe('arrays of objects and idempotency keys on a form write', () => {
     );
   });
 });
+
+describe('rate limit overrides (CES_RATE_LIMIT_OVERRIDES)', () => {
+  it("holds the operator's limit instead of the definition's, or none", async () => {
+    const limited = parseDefinition(
+      YAML.replace(
+        'check: { method: GET, path: /me }',
+        'check: { method: GET, path: /me }\nrate_limit: { requests: 1, per_seconds: 3600 }',
+      ),
+      'ledgerly.yaml',
+    );
+    const server = await startServer((_req, res) => json(res, 200, { data: [] }));
+    const run = async (overrides: Record<string, { requests: number; per_seconds: number } | null>) => {
+      const rt = runtime(
+        { ledgerly: `${server.url}/v1` },
+        { rateLimitOverrides: overrides, queueWaitMs: 50 },
+      );
+      const list = () =>
+        rt.execute({
+          connectorId: 'c9',
+          definition: limited,
+          credentials: { option: 'Key', values: { key: 'k' } },
+          config: {},
+          entity: 'charges',
+          action: 'list',
+          params: {},
+        });
+      try {
+        await list();
+        return await list().then(
+          () => 'sent',
+          (err: { code?: string }) => err.code,
+        );
+      } finally {
+        await rt.close();
+      }
+    };
+    try {
+      assert.equal(await run({}), 'UPSTREAM_RATE_LIMITED', "the definition's 1 per hour holds");
+      assert.equal(await run({ ledgerly: null }), 'sent');
+      assert.equal(await run({ ledgerly: { requests: 10, per_seconds: 1 } }), 'sent');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import { formPairs } from '../../../src/connectors/runtime/body.ts';
-import { credentialOrigins } from '../../../src/connectors/runtime/download-steps.ts';
+import { credentialOrigins, fileUrl } from '../../../src/connectors/runtime/download-steps.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import {
   RefreshRejectedError,
@@ -191,8 +191,12 @@ describe('format v2 on the wire', () => {
         .toString()
         .includes('wk_live_secret'),
     );
-    await exec('widgets', 'list', { version: '2025-06' });
+    const chosen = await exec('widgets', 'list', { version: '2025-06', limit: 2 });
     assert.equal(last().headers['widgetly-version'], '2025-06');
+    // The next page keeps the client's header param (it is signed into the cursor), not the default.
+    await exec('widgets', 'list', { cursor: chosen.connector_metadata.end_cursor });
+    assert.equal(last().headers['widgetly-version'], '2025-06');
+    assert.equal(last().headers.authorization, 'Widgetly-Key wk_live_secret');
   });
 
   it('sends a raw key as the whole Authorization header', async () => {
@@ -380,6 +384,23 @@ describe('two-step downloads', () => {
       await api.close();
       await storage.close();
     }
+  });
+
+  it('takes the first of several file URL paths that holds a value', () => {
+    const base = {
+      href: 'https://api.widgetly.example/v2',
+      origin: 'https://api.widgetly.example',
+      guarded: true,
+    };
+    const paths = {
+      file_url: [
+        ['file', 'file', 'url'],
+        ['image', 'file', 'url'],
+      ],
+    };
+    const image = { type: 'image', image: { file: { url: 'https://files.example/i.png' } } };
+    assert.equal(fileUrl('W', 'blocks.download', base, image, paths).url.href, 'https://files.example/i.png');
+    assert.throws(() => fileUrl('W', 'blocks.download', base, { type: 'divider' }, paths), /has no file/);
   });
 
   it('sends the credential to the declared file hosts, which an override folds into its own origin', () => {

@@ -50,8 +50,18 @@ describe('DefinitionRegistry', () => {
     assert.equal(reg.bySlug('GitHub'), gh);
     assert.equal(reg.bySlug('git'), undefined);
     assert.deepEqual(
-      reg.searchByName('HUB').map((d) => d.slug),
+      reg.searchByName('GITH').map((d) => d.slug),
       ['github'],
+    );
+    // Every definition whose name holds the text, case-insensitively.
+    const hub = reg.searchByName('HUB').map((d) => d.slug);
+    assert.ok(hub.includes('github'), hub.join());
+    assert.deepEqual(
+      hub,
+      reg
+        .all()
+        .filter((d) => d.name.toLowerCase().includes('hub'))
+        .map((d) => d.slug),
     );
     assert.deepEqual(
       reg.searchByName('zendesk').map((d) => d.slug),
