@@ -121,7 +121,7 @@ export const zendeskCases: Cases = {
     happy: { automation_id: 360000720001 },
     error: { params: { automation_id: missingId }, code: notFound },
   },
-  'sla_policies.list': { happy: {}, error: forbidden('/slas/policies') },
+  'sla_policies.list': { happy: { page: 1, per_page: 100 }, error: forbidden('/slas/policies') },
   'sla_policies.get': {
     happy: { sla_policy_id: 360000730001 },
     error: { params: { sla_policy_id: missingId }, code: notFound },
