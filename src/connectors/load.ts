@@ -419,8 +419,16 @@ function checkGraphql(action: ActionDefinition, at: string, out: string[]): void
     if (!declared.has(name))
       out.push(`${at}/request/graphql/variables/${name}: the query declares no variable $${name}`);
   }
+  const templated = templateParams(req.graphql.variables ?? {});
+  for (const name of templated) {
+    const param = action.params?.[name];
+    if (param === undefined)
+      out.push(`${at}/request/graphql/variables: placeholder {${name}} is not a declared param`);
+    else if (placementOf(name, param, req) !== 'body')
+      out.push(`${at}/params/${name}/in: the variables template places it, so it must be a body param`);
+  }
   for (const [pname, param] of Object.entries(action.params ?? {})) {
-    if (placementOf(pname, param, req) !== 'body') continue;
+    if (placementOf(pname, param, req) !== 'body' || templated.includes(pname)) continue;
     const variable = param.api_name ?? pname;
     if (!declared.has(variable))
       out.push(`${at}/params/${pname}: the query declares no variable $${variable} for this param`);

@@ -115,13 +115,17 @@ export const RequestSchema = Type.Object(
     body_format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('form')])),
     /**
      * A GraphQL operation (POST only): the body is `{query, variables}`. Params placed in the body become
-     * variables (named by `api_name` or the param's name), over the constant `variables` given here.
+     * variables (named by `api_name` or the param's name), over the `variables` given here: constants, or
+     * templates filled from params exactly as a `request.body` template is (a filter object holding a
+     * `{param}` only when the client gave it).
      */
     graphql: Type.Optional(
       Type.Object(
         {
           query: Type.String({ minLength: 1, maxLength: 8192 }),
-          variables: Type.Optional(Type.Record(Type.String({ pattern: '^[_A-Za-z][_0-9A-Za-z]*$' }), Scalar)),
+          variables: Type.Optional(
+            Type.Record(Type.String({ pattern: '^[_A-Za-z][_0-9A-Za-z]*$' }), Type.Unknown()),
+          ),
         },
         { additionalProperties: false },
       ),

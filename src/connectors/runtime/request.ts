@@ -180,7 +180,8 @@ export function buildRequest(
   const headers: Record<string, string> = {};
   const body: Record<string, unknown> = {};
   // Params the body template places are not also top-level members.
-  const templated = new Set(req.body === undefined ? [] : templateParams(req.body));
+  const template = req.graphql?.variables ?? req.body;
+  const templated = new Set(template === undefined ? [] : templateParams(template));
   const templateValues: Record<string, unknown> = {};
   const query: Array<[string, string]> = Object.entries(req.query ?? {});
   // Declared order, not the client's order, so the same call always produces the same URL.
@@ -216,7 +217,7 @@ export function buildRequest(
   if (keyHeader !== undefined && headers[keyHeader] === undefined) headers[keyHeader] = randomUUID();
   if (req.graphql !== undefined) {
     // Declared order again; a client's value overrides a declared constant of the same variable.
-    const variables = { ...(req.graphql.variables ?? {}), ...body };
+    const variables = { ...fillTemplate(req.graphql.variables ?? {}, templateValues), ...body };
     return { url, headers, body: { query: req.graphql.query, variables } };
   }
   const members = req.body === undefined ? body : { ...fillTemplate(req.body, templateValues), ...body };

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { resolveAction, validateParams } from '../../../src/connectors/runtime/params.ts';
+import { buildRequest } from '../../../src/connectors/runtime/request.ts';
 import { retryAfterSeconds, upstreamError } from '../../../src/connectors/runtime/upstream-errors.ts';
 import { columnValue, definitionLayouts } from '../../../src/context-store/layout.ts';
 import { formatBound } from '../../../src/context-store/worker.ts';
@@ -249,5 +250,63 @@ describe('rate limit overrides (CES_RATE_LIMIT_OVERRIDES)', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('GraphQL variables from a template', () => {
+  const gql = parseDefinition(
+    YAML.replace(
+      'entities:\n',
+      `entities:
+  - name: notes
+    description: Notes through GraphQL.
+    primary_key: [id]
+    actions:
+      list:
+        description: Notes, of one ledger when given.
+        params:
+          ledgerId: { type: string, description: Only this ledger's notes. }
+          first: { type: integer, description: Page size. }
+        request:
+          method: POST
+          path: /graphql
+          graphql:
+            query: "query($filter: NoteFilter, $first: Int) { notes(filter: $filter, first: $first) { nodes { id } } }"
+            variables: { filter: { ledger: { id: { eq: "{ledgerId}" } }, archived: { eq: false } } }
+        record_selector: [data, notes, nodes]
+`,
+    ),
+    'ledgerly.yaml',
+  );
+  const list = resolveAction(gql, 'notes', 'list');
+  const base = {
+    href: 'https://api.ledgerly.example/v1',
+    origin: 'https://api.ledgerly.example',
+    guarded: true,
+  };
+  const variables = (params: Record<string, unknown>) =>
+    (buildRequest(base, list.action.request, list.action.params ?? {}, params).body as { variables: unknown })
+      .variables;
+
+  it('fills the template from params, drops what names an absent one, and adds the other params by name', () => {
+    assert.deepEqual(variables({ ledgerId: 'l1', first: 5 }), {
+      filter: { ledger: { id: { eq: 'l1' } }, archived: { eq: false } },
+      first: 5,
+    });
+    assert.deepEqual(variables({}), { filter: { archived: { eq: false } } });
+  });
+
+  it('refuses a template naming an undeclared param', () => {
+    assert.throws(
+      () =>
+        parseDefinition(
+          YAML.replace(
+            'entities:\n',
+            `entities:\n${'  - name: x\n    description: X.\n    primary_key: [id]\n    actions:\n      list:\n        description: X.\n        request:\n          method: POST\n          path: /graphql\n          graphql: { query: "query($f: F) { x(f: $f) { id } }", variables: { f: "{nope}" } }\n'}`,
+          ),
+          'l.yaml',
+        ),
+      /request\/graphql\/variables: placeholder \{nope\} is not a declared param/,
+    );
   });
 });
