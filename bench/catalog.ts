@@ -19,9 +19,9 @@ import { DefinitionRegistry } from '../src/connectors/registry.ts';
 import type { ConnectorDefinition, EntityDefinition } from '../src/connectors/schema.ts';
 import {
   cpuSeconds,
-  type LoadResult,
   launch,
   load,
+  pacedLoad,
   postJson,
   startCes,
   stop,
@@ -122,41 +122,6 @@ async function captureUpstream(slug: string, fake: SuiteFake, body: unknown): Pr
   }
 }
 
-/** One request every 1/rate s for the run's duration, each timed. */
-async function paced(
-  rate: number,
-  opts: { url: string; method: string; headers: Record<string, string>; body?: string },
-) {
-  const latencies: number[] = [];
-  let non2xx = 0;
-  const started = performance.now();
-  for (let i = 0; i < Math.max(3, Math.round(rate * duration)); i++) {
-    const due = started + (i * 1000) / rate;
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-    const t0 = performance.now();
-    const res = await request(opts.url, {
-      method: opts.method as 'GET',
-      headers: opts.headers,
-      ...(opts.body ? { body: opts.body } : {}),
-    });
-    await res.body.dump();
-    if (res.statusCode >= 300) non2xx++;
-    latencies.push(performance.now() - t0);
-  }
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) =>
-    +(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
-  const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
-  return {
-    rps: +(latencies.length / ((performance.now() - started) / 1000)).toFixed(2),
-    mean_ms: +mean.toFixed(3),
-    p50: at(0.5),
-    p99: at(0.99),
-    non2xx,
-    errors: 0,
-  } satisfies LoadResult;
-}
-
 async function measure(
   pid: number,
   opts: { url: string; method: string; headers: Record<string, string>; body?: string },
@@ -165,7 +130,7 @@ async function measure(
   const before = cpuSeconds(pid);
   const t0 = performance.now();
   const result = rate
-    ? await paced(rate, opts)
+    ? await pacedLoad(rate, duration, { ...opts, method: opts.method as 'GET' })
     : await load({ ...opts, method: opts.method as 'GET', duration, connections });
   const requests = Math.round(result.rps * ((performance.now() - t0) / 1000));
   const used = cpuSeconds(pid) - before;
@@ -291,7 +256,9 @@ async function backfillFigure(def: ConnectorDefinition, fake: SuiteFake) {
     for (const entity of indexed) {
       const done = ready.get(entity.name);
       // Partitioned entities need their partition's params to be listed by a client; no baseline then.
-      const baseline = entity.context_store?.partitions ? null : await pageThrough(ces, id, entity, fake.happy);
+      const baseline = entity.context_store?.partitions
+        ? null
+        : await pageThrough(ces, id, entity, fake.happy);
       out[entity.name] = done
         ? {
             records: done.records,

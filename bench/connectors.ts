@@ -12,9 +12,7 @@
 // Usage: npm run bench:connectors [-- --duration 10 --connections 20 --latencies 0,50]
 import fs from 'node:fs';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import { GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET } from '../test/connectors/gong/fake/index.ts';
 import {
@@ -22,16 +20,7 @@ import {
   ZENDESK_FAKE_EMAIL,
   ZENDESK_FAKE_SUBDOMAIN,
 } from '../test/connectors/zendesk-support/fake/index.ts';
-import {
-  cpuSeconds,
-  type LoadResult,
-  launch,
-  load,
-  postJson,
-  startCes,
-  stopAll,
-  writeResults,
-} from './lib.ts';
+import { cpuSeconds, launch, load, pacedLoad, postJson, startCes, stopAll, writeResults } from './lib.ts';
 
 const { values } = parseArgs({
   options: {
@@ -92,48 +81,10 @@ const CASES: Case[] = [
   },
 ];
 
-/**
- * One request every 1/rate s for the run's duration, each timed on its own (autocannon's overallRate mode
- * reported means below the fake's own delay, so paced runs don't use it).
- */
-async function paced(rate: number, opts: Parameters<typeof load>[0]): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const started = performance.now();
-  for (let i = 0; i < rate * duration; i++) {
-    const due = started + (i * 1000) / rate;
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-    const t0 = performance.now();
-    try {
-      const res = await request(String(opts.url), {
-        method: (opts.method ?? 'GET') as 'GET' | 'POST',
-        headers: opts.headers ?? {},
-        ...(opts.body ? { body: String(opts.body) } : {}),
-      });
-      await res.body.dump();
-      if (res.statusCode >= 300) non2xx++;
-    } catch {
-      errors++;
-    }
-    latencies.push(performance.now() - t0);
-  }
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
-  return {
-    rps: +(latencies.length / ((performance.now() - started) / 1000)).toFixed(2),
-    mean_ms: +(latencies.reduce((a, b) => a + b, 0) / latencies.length).toFixed(3),
-    p50: at(0.5),
-    p99: at(0.99),
-    non2xx,
-    errors,
-  };
-}
-
 /** A load run (paced when `rate` is set), plus the CPU the middle process spent per completed request. */
 async function measure(pid: number, opts: Parameters<typeof load>[0], rate?: number) {
   const before = cpuSeconds(pid);
-  const result = rate ? await paced(rate, opts) : await load(opts);
+  const result = rate ? await pacedLoad(rate, duration, opts) : await load(opts);
   const used = cpuSeconds(pid) - before;
   const requests = Math.round(result.rps * duration);
   return { ...result, cpu_us_per_request: requests > 0 ? Math.round((used / requests) * 1e6) : null };

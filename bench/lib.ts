@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { request } from 'undici';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -121,6 +123,48 @@ export async function load(opts: autocannon.Options): Promise<LoadResult> {
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
+  };
+}
+
+/**
+ * One request every 1/rate s for the run's duration, each timed on its own (autocannon's overallRate mode
+ * reported means below the fake's own delay, so paced runs don't use it).
+ */
+export async function pacedLoad(
+  rate: number,
+  durationS: number,
+  opts: Parameters<typeof load>[0],
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  for (let i = 0; i < Math.max(3, Math.round(rate * durationS)); i++) {
+    const due = started + (i * 1000) / rate;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    const t0 = performance.now();
+    try {
+      const res = await request(String(opts.url), {
+        method: (opts.method ?? 'GET') as 'GET' | 'POST',
+        headers: opts.headers ?? {},
+        ...(opts.body ? { body: String(opts.body) } : {}),
+      });
+      await res.body.dump();
+      if (res.statusCode >= 300) non2xx++;
+    } catch {
+      errors++;
+    }
+    latencies.push(performance.now() - t0);
+  }
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+  return {
+    rps: +(latencies.length / ((performance.now() - started) / 1000)).toFixed(2),
+    mean_ms: +(latencies.reduce((a, b) => a + b, 0) / latencies.length).toFixed(3),
+    p50: at(0.5),
+    p99: at(0.99),
+    non2xx,
+    errors,
   };
 }
 
