@@ -18,6 +18,8 @@ export function checkContextStore(
   out: string[],
 ): void {
   checkIndexedFields(spec, at, out);
+  if (spec.query_cap !== undefined && spec.incremental === undefined)
+    out.push(`${at}/query_cap: a new query starts from the incremental field, so it needs incremental`);
   const action = spec.action ?? 'list';
   const list = entity.actions[action];
   if (list === undefined) {

@@ -140,6 +140,12 @@ export const ContextStoreSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * The most records the provider answers for one query (HubSpot's search: 10,000). With `incremental`, and
+     * `params` sorting ascending by its field, a pass that would read past it starts a new query from the
+     * largest value seen instead (load check: needs incremental).
+     */
+    query_cap: Type.Optional(Type.Integer({ minimum: 1 })),
     /** The provider answers a list with nothing in it as "not found" (Gong): a sync reads it as an empty page. */
     not_found_is_empty: Type.Optional(Type.Boolean()),
   },

@@ -317,9 +317,20 @@ export class SyncWorker {
           }
         }
         const more = out.connector_metadata.has_next_page && out.connector_metadata.end_cursor;
-        const next: SyncCheckpoint = more
-          ? { ...cp, cursor: out.connector_metadata.end_cursor, highs }
-          : { ...cp, partition: cp.partition + 1, cursor: null, highs };
+        const read = (cp.read ?? 0) + records.length;
+        const key = partitionKey(partitions[cp.partition] ?? {});
+        // A provider that answers at most `query_cap` records per query (HubSpot's search: 10,000): before the
+        // next page would pass it, a new query starts from the largest value seen (the list is sorted by it,
+        // ascending), so the pass goes on instead of failing at the cap.
+        const requery =
+          more && spec.query_cap !== undefined && inc !== undefined && read + records.length > spec.query_cap;
+        const progressed = highs[key] !== undefined && highs[key] !== cp.bounds[key];
+        const next: SyncCheckpoint =
+          requery && progressed
+            ? { ...cp, cursor: null, highs, bounds: { ...cp.bounds, [key]: highs[key] as string }, read: 0 }
+            : more
+              ? { ...cp, cursor: out.connector_metadata.end_cursor, highs, read }
+              : { ...cp, partition: cp.partition + 1, cursor: null, highs, read: 0 };
         if (!this.stopping && next.partition < partitions.length) pending = fetchPage(next);
 
         cp = next;

@@ -223,12 +223,17 @@ export interface SyncCheckpoint {
    * how far another has been read.
    */
   highs: Record<string, string>;
-  /** Per partition, the lower bound this pass sends as the incremental param; fixed for the whole pass. */
+  /**
+   * Per partition, the lower bound this pass sends as the incremental param: fixed for the pass, except that a
+   * `query_cap` moves it to the largest value read when a new query starts.
+   */
   bounds: Record<string, string>;
   /** The replication_config bound (`start_from`, else `earliest`) for partitions without a bound of their own. */
   start: string | null;
   /** The pass's upper bound (`incremental.until`): when it started; absent in checkpoints written before it existed. */
   until?: string | null;
+  /** Records read by the current query of the partition, for `query_cap` (absent: 0). */
+  read?: number;
 }
 
 export interface EntitySyncState {
