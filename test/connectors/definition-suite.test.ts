@@ -79,7 +79,13 @@ describe('definition-driven suite: every declared entity-action against its prov
         fake = started.fake;
         cases = started.cases;
         if (started.otherUnhandled) otherUnhandled = started.otherUnhandled;
-        h = await startHarness({ ...started.env, CES_SYNC_ENABLED: 'false' });
+        h = await startHarness({
+          // Each entity-action's answers are under test here, not the provider's request rate (Gong's 3/s,
+          // Slack's 50/min): without the proactive limit the suite runs at the fake's speed.
+          CES_RATE_LIMIT_OVERRIDES: JSON.stringify({ [def.slug]: null }),
+          ...started.env,
+          CES_SYNC_ENABLED: 'false',
+        });
         token = await h.token();
         const res = await h.inject({
           method: 'POST',
