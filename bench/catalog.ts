@@ -211,24 +211,25 @@ async function inspect(ces: Ces, id: string): Promise<EntityState[]> {
   return body.context_store.entities;
 }
 
-/** Pages a list through execute, one request in flight: the baseline of a backfill. */
+/** Pages the entity's sync action (list, or api_search) through execute, one request in flight: the baseline of a backfill. */
 async function pageThrough(ces: Ces, id: string, entity: EntityDefinition, happy: SuiteFake['happy']) {
   // The sync's own params (its page size), and the suite's for what the list requires (a time window).
-  const required = Object.entries(entity.actions.list?.params ?? {}).filter(([, p]) => p.required);
-  const suite = happy[`${entity.name}.list`] ?? {};
+  const action = entity.context_store?.action ?? 'list';
+  const required = Object.entries(entity.actions[action]?.params ?? {}).filter(([, p]) => p.required);
+  const suite = happy[`${entity.name}.${action}`] ?? {};
   const params = {
     ...Object.fromEntries(required.filter(([name]) => name in suite).map(([name]) => [name, suite[name]])),
     ...(entity.context_store?.params ?? {}),
   };
   const t0 = performance.now();
   let records = 0;
-  let out = await execute(ces, id, { entity: entity.name, action: 'list', params });
+  let out = await execute(ces, id, { entity: entity.name, action, params });
   for (;;) {
     records += out.result.length;
     if (!out.connector_metadata.has_next_page) break;
     out = await execute(ces, id, {
       entity: entity.name,
-      action: 'list',
+      action,
       params: { cursor: out.connector_metadata.end_cursor },
     });
   }
@@ -297,11 +298,12 @@ async function main() {
       const backfill = await backfillFigure(def, fake);
       console.log(slug, 'backfill', JSON.stringify(backfill));
       results[slug] = { list, backfill };
+      // Written after each connector, so a run that fails later keeps what it measured.
+      writeResults('catalog.json', results);
     } finally {
       await stop(fake.proc);
     }
   }
-  writeResults('catalog.json', results);
 }
 
 main().catch(async (err) => {
