@@ -402,7 +402,13 @@ describe('GitHub catalog parity through the HTTP API', () => {
     assert.equal(stateSent(), 'all');
     await ok('pull_requests', 'list', { ...widgets, states: 'closed' });
     assert.equal(stateSent(), 'closed');
-    const bad = await fails('issues', 'list', { ...widgets, states: ['OPEN', 'closed'] }, 422, 'INVALID_PARAMS');
+    const bad = await fails(
+      'issues',
+      'list',
+      { ...widgets, states: ['OPEN', 'closed'] },
+      422,
+      'INVALID_PARAMS',
+    );
     assert.match(bad.message, /'states' takes one of OPEN, CLOSED, \[CLOSED,OPEN\], open, closed, all/);
   });
 });

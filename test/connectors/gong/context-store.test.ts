@@ -2,8 +2,8 @@
 // for [from, the time the pass started), and an empty window (Gong's 404) is an empty page, not a failure.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { entityState } from '../../helpers/context-store.ts';
-import { type Harness, startHarness } from '../../helpers/harness.ts';
+import { type ConnectorApi, closeAll, startSyncing } from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { Dataset } from './fake/dataset.ts';
 import {
@@ -18,63 +18,26 @@ const GONG_ID = '32382e40-3b49-4b99-9c5c-4076501914e7';
 describe('context store sync of Gong calls', () => {
   let h: Harness;
   let fake: GongFake;
-  let token: string;
-  let id: string;
+  let api: ConnectorApi;
 
-  const callsState = () => entityState(h, token, id, 'calls');
   const callRequests = () =>
     fake
       .apiRequests()
       .filter((r) => r.path.startsWith('/v2/calls?'))
       .map((r) => new URL(r.path, 'http://x').searchParams);
-  const search = (params: Record<string, unknown>) =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: { entity: 'calls', action: 'search', params },
-    });
 
   before(async () => {
     fake = await startGongFake({ calls: 150, pageSize: 60 });
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ gong: fake.url }),
-      CES_SYNC_POLL_MS: '20',
-      // Refreshes every second; no full pass during the test, so every later pass is incremental.
-      CES_SYNC_INTERVAL_SECONDS: '1',
-      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-    });
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        definition_id: GONG_ID,
-        credentials: { access_key: GONG_FAKE_ACCESS_KEY, access_key_secret: GONG_FAKE_ACCESS_KEY_SECRET },
-      },
-    });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await h.deps.worker.start();
+    ({ h, api } = await startSyncing('gong', fake.url, {
+      definition_id: GONG_ID,
+      credentials: { access_key: GONG_FAKE_ACCESS_KEY, access_key_secret: GONG_FAKE_ACCESS_KEY_SECRET },
+    }));
   });
-  after(async () => {
-    await h.deps.worker.stop();
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('the backfill reads the whole history up to when it started, page by page', async () => {
     const started = Date.now();
-    const state = await waitFor(
-      'calls backfilled',
-      async () => {
-        const s = await callsState();
-        return s?.status === 'Ready' ? s : undefined;
-      },
-      30_000,
-    );
+    const state = await api.waitReady('calls');
     assert.equal(state.entity_count, 150);
     const [first, ...rest] = callRequests();
     assert.equal(first?.get('fromDateTime'), '2000-01-01T00:00:00Z');
@@ -89,7 +52,7 @@ describe('context store sync of Gong calls', () => {
     }
     // Searchable by the declared fields.
     const host = fake.data.calls[0]?.primaryUserId;
-    const res = await search({
+    const res = await api.search('calls', {
       query: { filter: { eq: { primaryUserId: host } } },
       limit: 1000,
       fields: ['id'],
@@ -104,14 +67,7 @@ describe('context store sync of Gong calls', () => {
     const before = callRequests().length;
     // The newest of the two is a web conference: Gong dates it by its scheduled time, before its start.
     fake.seedCalls(2);
-    await waitFor(
-      'the new calls indexed',
-      async () => {
-        const s = await callsState();
-        return s?.entity_count === 152 ? s : undefined;
-      },
-      30_000,
-    );
+    await api.waitCount('calls', 152);
     const refresh = callRequests()[before];
     assert.equal(refresh?.get('fromDateTime'), new Date(latestStart).toISOString().replace('.000Z', 'Z'));
     // Nothing new: the next refresh's window [newest start, now) holds no call, which Gong answers 404.
@@ -126,7 +82,7 @@ describe('context store sync of Gong calls', () => {
       (c) => Dataset.filterDate(c) >= Date.parse(last?.get('fromDateTime') ?? ''),
     );
     assert.equal(inWindow.length, 0);
-    const state = await callsState();
+    const state = await api.state('calls');
     // Refreshes run every second: it may be between two or inside one, but never failing.
     assert.ok(state?.status === 'Ready' || state?.status === 'Updating', String(state?.status));
     assert.equal(state?.last_error, null);

@@ -2,7 +2,16 @@
 // fake), execute lists with cursor paging (query cursors for GET lists, body cursors for POST searches), errors.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Harness, startHarness } from '../../helpers/harness.ts';
+import {
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  countConnectors,
+  createConnector,
+  sourceDefinition,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import {
   GONG_FAKE_ACCESS_KEY,
   GONG_FAKE_ACCESS_KEY_SECRET,
@@ -17,46 +26,26 @@ describe('Gong through the HTTP API', () => {
   let h: Harness;
   let fake: GongFake;
   let token: string;
-  let connectorId: string;
+  let api: ConnectorApi;
 
   const create = (credentials: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', definition_id: GONG_ID, name: 'gong', credentials, ...extra },
-    });
-  const exec = (body: unknown) =>
-    h.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${connectorId}/execute`, token, body });
+    createConnector(h, token, { definition_id: GONG_ID, name: 'gong', credentials, ...extra });
+  const exec = (body: unknown) => api.send(body);
 
-  /** Every page of a list, following connector_metadata.end_cursor. */
+  /** Every page of a list, following connector_metadata.end_cursor: a string on every page but the last, null there. */
   async function walk(entity: string, params: Record<string, unknown>) {
-    const pages = [];
-    let res = await exec({ entity, action: 'list', params });
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      pages.push(res.json);
-      const meta = res.json.connector_metadata;
-      if (!meta.has_next_page) {
-        assert.equal(meta.end_cursor, null);
-        return pages;
-      }
-      assert.equal(typeof meta.end_cursor, 'string');
-      assert.ok(pages.length < 50, 'paging never ends');
-      res = await exec({ entity, action: 'list', params: { cursor: meta.end_cursor } });
-    }
+    const pages = await api.pages(entity, 'list', params);
+    for (const page of pages.slice(0, -1)) assert.equal(typeof page.connector_metadata.end_cursor, 'string');
+    assert.equal(pages.at(-1).connector_metadata.end_cursor, null);
+    return pages;
   }
 
   before(async () => {
     // Small pages keep the walks short; the definition's own 3 requests/s limit applies in real time here.
     fake = await startGongFake({ pageSize: 80, calls: 170 });
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ gong: fake.url }) });
-    token = await h.token();
+    ({ h, token } = await startWithFake('gong', fake.url));
   });
-  after(async () => {
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('create checks the access key pair live and never returns it', async () => {
     const res = await create({
@@ -64,7 +53,7 @@ describe('Gong through the HTTP API', () => {
       access_key_secret: GONG_FAKE_ACCESS_KEY_SECRET,
     });
     assert.equal(res.status, 200, res.body);
-    connectorId = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.equal(res.json.connector_type, 'gong');
     assert.equal(res.json.definition_id, GONG_ID);
     assert.equal(res.json.credential_option, 'Access Key');
@@ -76,8 +65,7 @@ describe('Gong through the HTTP API', () => {
   });
 
   test('a rejected key pair is refused at create with INVALID_CREDENTIALS, and nothing is stored', async () => {
-    const list = () => h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token });
-    const count = (await list()).json.data.length;
+    const count = await countConnectors(h, token);
     const res = await create(
       { access_key: GONG_FAKE_ACCESS_KEY, access_key_secret: 'not-the-secret-77' },
       { name: 'bad' },
@@ -85,7 +73,7 @@ describe('Gong through the HTTP API', () => {
     assert.equal(res.status, 422, res.body);
     assert.equal(res.json.code, 'INVALID_CREDENTIALS');
     assert.ok(!res.body.includes('not-the-secret-77'));
-    assert.equal((await list()).json.data.length, count);
+    assert.equal(await countConnectors(h, token), count);
     const missing = await create({ access_key: GONG_FAKE_ACCESS_KEY }, { name: 'half' });
     assert.equal(missing.status, 422, missing.body);
     assert.match(missing.body, /access_key_secret/);
@@ -201,14 +189,9 @@ describe('Gong through the HTTP API', () => {
   });
 
   test('the catalog shows the Gong entities and the members of the filter object', async () => {
-    const res = await h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/definitions/sources/${GONG_ID}`,
-      token,
-    });
-    assert.equal(res.status, 200, res.body);
+    const definition = await sourceDefinition(h, token, GONG_ID);
     assert.deepEqual(
-      res.json.entities.map((e: { name: string }) => e.name),
+      definition.entities.map((e: { name: string }) => e.name),
       [
         'users',
         'calls',
@@ -228,7 +211,7 @@ describe('Gong through the HTTP API', () => {
         'coaching',
       ],
     );
-    const extensive = res.json.entities.find((e: { name: string }) => e.name === 'calls_extensive');
+    const extensive = definition.entities.find((e: { name: string }) => e.name === 'calls_extensive');
     const list = extensive.actions.find((a: { name: string }) => a.name === 'list');
     assert.equal(list.paginated, true);
     const filter = list.params.find((p: { name: string }) => p.name === 'filter');
@@ -241,7 +224,7 @@ describe('Gong through the HTTP API', () => {
       'callIds',
       'primaryUserIds',
     ]);
-    const option = res.json.credential_options[0];
+    const option = definition.credential_options[0];
     assert.equal(option.option_title, 'Access Key');
     assert.deepEqual(option.schema.required, ['access_key', 'access_key_secret']);
     assert.equal(option.schema.properties.access_key_secret['x-secret'], true);

@@ -5,7 +5,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { type Harness, startHarness } from '../../helpers/harness.ts';
+import {
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  createConnectorOk,
+  sourceDefinition,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import {
   GONG_FAKE_ACCESS_KEY,
   GONG_FAKE_ACCESS_KEY_SECRET,
@@ -23,71 +31,36 @@ describe('Gong parity entities through the HTTP API', () => {
   let h: Harness;
   let fake: GongFake;
   let token: string;
-  let id: string;
+  let api: ConnectorApi;
 
-  const exec = (entity: string, action: string, params: Record<string, unknown>, headers = {}) =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      headers,
-      body: { entity, action, params },
-    });
   const sent = (mark: number) => fake.requests.slice(mark);
-
   /** Every page of a list, following connector_metadata.end_cursor. */
-  async function walk(entity: string, params: Record<string, unknown>) {
-    const pages = [];
-    let res = await exec(entity, 'list', params);
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      pages.push(res.json);
-      const meta = res.json.connector_metadata;
-      if (!meta.has_next_page) return pages;
-      assert.ok(pages.length < 50, 'paging never ends');
-      res = await exec(entity, 'list', { cursor: meta.end_cursor });
-    }
-  }
+  const walk = (entity: string, params: Record<string, unknown>) => api.pages(entity, 'list', params);
 
   before(async () => {
     fake = await startGongFake({ pageSize: 15, calls: 120 });
     // The media storage is another local server; loopback is refused unless allowed (as an operator would
     // allow an on-premises file host), and the allowance names only that host and port.
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ gong: fake.url }),
+    ({ h, token } = await startWithFake('gong', fake.url, {
       CES_EGRESS_ALLOW: new URL(fake.media.origin).host,
+    }));
+    const id = await createConnectorOk(h, token, {
+      definition_id: GONG_ID,
+      name: 'gong',
+      credentials: { access_key: GONG_FAKE_ACCESS_KEY, access_key_secret: GONG_FAKE_ACCESS_KEY_SECRET },
     });
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        definition_id: GONG_ID,
-        name: 'gong',
-        credentials: { access_key: GONG_FAKE_ACCESS_KEY, access_key_secret: GONG_FAKE_ACCESS_KEY_SECRET },
-      },
-    });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, id);
   });
   after(async () => {
     assert.deepEqual(fake.unhandled, [], 'every request reached a route of the fake');
     assert.deepEqual(fake.media.unhandled, []);
-    await h.close();
-    await fake.close();
+    await closeAll(h, fake);
   });
 
   test('every Gong entity-action of the hosted catalog is declared, with the catalog param names', async () => {
-    const res = await h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/definitions/sources/${GONG_ID}`,
-      token,
-    });
-    assert.equal(res.status, 200, res.body);
+    const definition = await sourceDefinition(h, token, GONG_ID);
     const ours = new Map<string, string[]>();
-    for (const e of res.json.entities as Array<{
+    for (const e of definition.entities as Array<{
       name: string;
       actions: Array<{ name: string; params: Array<{ name: string }>; paginated?: boolean }>;
     }>) {
@@ -109,7 +82,7 @@ describe('Gong parity entities through the HTTP API', () => {
 
   test('calls.list answers an empty window as an empty list, not UPSTREAM_NOT_FOUND', async () => {
     const mark = fake.requests.length;
-    const res = await exec('calls', 'list', {
+    const res = await api.exec('calls', 'list', {
       fromDateTime: '2031-01-01T00:00:00Z',
       toDateTime: '2031-02-01T00:00:00Z',
     });
@@ -120,39 +93,39 @@ describe('Gong parity entities through the HTTP API', () => {
     // Gong was asked and said 404; ces did not skip the call.
     assert.equal(sent(mark).length, 1);
     // A 404 elsewhere keeps its meaning.
-    const missing = await exec('calls', 'get', { id: '123' });
+    const missing = await api.exec('calls', 'get', { id: '123' });
     assert.equal(missing.json.code, 'UPSTREAM_NOT_FOUND');
   });
 
   test('settings_scorecards and settings_trackers list, filtered by workspace', async () => {
     const ws = fake.data.workspaces[0]!.id;
-    const cards = await exec('settings_scorecards', 'list', {});
+    const cards = await api.exec('settings_scorecards', 'list', {});
     assert.equal(cards.status, 200, cards.body);
     assert.equal(cards.json.result.length, 3);
     assert.ok(cards.json.result[0].questions.length > 0);
-    const one = await exec('settings_scorecards', 'list', { workspaceId: ws });
+    const one = await api.exec('settings_scorecards', 'list', { workspaceId: ws });
     assert.deepEqual(
       one.json.result.map((c: { workspaceId: number }) => String(c.workspaceId)),
       [ws],
     );
     const mark = fake.requests.length;
-    const trackers = await exec('settings_trackers', 'list', { workspaceId: ws });
+    const trackers = await api.exec('settings_trackers', 'list', { workspaceId: ws });
     assert.equal(trackers.status, 200, trackers.body);
     assert.ok(trackers.json.result.length > 0);
     assert.ok(trackers.json.result.every((t: { workspaceId: string }) => t.workspaceId === ws));
     assert.equal(sent(mark)[0]?.path, `/v2/settings/trackers?workspaceId=${ws}`);
-    const bad = await exec('settings_trackers', 'list', { workspaceId: 'abc' });
+    const bad = await api.exec('settings_trackers', 'list', { workspaceId: 'abc' });
     assert.equal(bad.status, 422, bad.body);
     assert.equal(bad.json.code, 'INVALID_PARAMS');
     fake.failNext({ status: 403, match: '/v2/settings/scorecards' });
-    const denied = await exec('settings_scorecards', 'list', {});
+    const denied = await api.exec('settings_scorecards', 'list', {});
     assert.equal(denied.status, 424, denied.body);
     assert.equal(denied.json.code, 'UPSTREAM_FORBIDDEN');
   });
 
   test('library_folders and library_folder_content; an unknown folder is UPSTREAM_NOT_FOUND', async () => {
     const ws = fake.data.workspaces[1]!.id;
-    const folders = await exec('library_folders', 'list', { workspaceId: ws });
+    const folders = await api.exec('library_folders', 'list', { workspaceId: ws });
     assert.equal(folders.status, 200, folders.body);
     assert.equal(folders.json.result.length, 2);
     const root = folders.json.result.find(
@@ -165,10 +138,10 @@ describe('Gong parity entities through the HTTP API', () => {
     assert.ok(calls.length > 0);
     assert.ok(calls.every((c) => fake.data.callById(c.id)?.workspaceId === ws));
     assert.equal(sent(mark)[0]?.path, `/v2/library/folder-content?folderId=${root.id}`);
-    const missing = await exec('library_folder_content', 'list', { folderId: '42' });
+    const missing = await api.exec('library_folder_content', 'list', { folderId: '42' });
     assert.equal(missing.status, 404, missing.body);
     assert.equal(missing.json.code, 'UPSTREAM_NOT_FOUND');
-    const unknownWs = await exec('library_folders', 'list', { workspaceId: '1' });
+    const unknownWs = await api.exec('library_folders', 'list', { workspaceId: '1' });
     assert.equal(unknownWs.status, 422, unknownWs.body);
     assert.equal(unknownWs.json.code, 'INVALID_PARAMS');
   });
@@ -176,7 +149,7 @@ describe('Gong parity entities through the HTTP API', () => {
   test("coaching takes the catalog's hyphenated names and sends them as Gong's query params", async () => {
     const manager = fake.data.users[1]!;
     const mark = fake.requests.length;
-    const res = await exec('coaching', 'list', {
+    const res = await api.exec('coaching', 'list', {
       'workspace-id': fake.data.workspaces[0]!.id,
       'manager-id': manager.id,
       from: '2024-01-01T00:00:00Z',
@@ -192,7 +165,7 @@ describe('Gong parity entities through the HTTP API', () => {
     const url = new URL(sent(mark)[0]!.path, 'http://x');
     assert.equal(url.pathname, '/v2/coaching');
     assert.equal(url.searchParams.get('manager-id'), manager.id);
-    const unknown = await exec('coaching', 'list', {
+    const unknown = await api.exec('coaching', 'list', {
       'workspace-id': fake.data.workspaces[0]!.id,
       'manager-id': '1',
       from: '2024-01-01T00:00:00Z',
@@ -223,10 +196,12 @@ describe('Gong parity entities through the HTTP API', () => {
         assert.deepEqual(rest, { filter });
         assert.equal(cursor === undefined, i === 0);
       }
-      const future = await exec(entity, 'list', { filter: { fromDate: '2024-01-01', toDate: '2999-01-01' } });
+      const future = await api.exec(entity, 'list', {
+        filter: { fromDate: '2024-01-01', toDate: '2999-01-01' },
+      });
       assert.equal(future.status, 422, future.body);
       assert.equal(future.json.code, 'INVALID_PARAMS');
-      const local = await exec(entity, 'list', { filter: { fromDate: '2024-01-01' } });
+      const local = await api.exec(entity, 'list', { filter: { fromDate: '2024-01-01' } });
       assert.equal(local.status, 422);
       assert.match(local.json.message, /filter\.toDate' is required/);
     });
@@ -246,10 +221,12 @@ describe('Gong parity entities through the HTTP API', () => {
         .flatMap((p) => p.result)
         .every((r: { reviewedUserId: number }) => String(r.reviewedUserId) === host),
     );
-    const bad = await exec('stats_activity_scorecards', 'list', { filter: { callFromDate: '01/02/2024' } });
+    const bad = await api.exec('stats_activity_scorecards', 'list', {
+      filter: { callFromDate: '01/02/2024' },
+    });
     assert.equal(bad.status, 422, bad.body);
     fake.failNext({ status: 429, headers: { 'Retry-After': '90' }, match: '/v2/stats' });
-    const limited = await exec('stats_activity_scorecards', 'list', {});
+    const limited = await api.exec('stats_activity_scorecards', 'list', {});
     assert.equal(limited.status, 429, limited.body);
     assert.equal(limited.json.code, 'UPSTREAM_RATE_LIMITED');
   });
@@ -258,7 +235,7 @@ describe('Gong parity entities through the HTTP API', () => {
     const call = fake.data.calls[4]!;
     const apiMark = fake.requests.length;
     const mediaMark = fake.media.requests.length;
-    const res = await exec('call_audio', 'download', { filter: { callIds: [call.id] } });
+    const res = await api.exec('call_audio', 'download', { filter: { callIds: [call.id] } });
     assert.equal(res.status, 200, res.body);
     assert.equal(res.headers['content-type'], 'audio/mpeg');
     assert.ok(res.raw.equals(fake.media.bytesOf(call.id, 'audio')), 'the bytes Gong stores');
@@ -277,7 +254,7 @@ describe('Gong parity entities through the HTTP API', () => {
 
     // The client's own contentSelector is kept, with media forced on.
     const mark = fake.requests.length;
-    const own = await exec('call_audio', 'download', {
+    const own = await api.exec('call_audio', 'download', {
       filter: { callIds: [call.id] },
       contentSelector: { context: 'Extended', exposedFields: { parties: true, media: false } },
     });
@@ -290,7 +267,7 @@ describe('Gong parity entities through the HTTP API', () => {
 
   test('call_video: ranges, a call without video and an unknown call are 404s', async () => {
     const video = fake.data.calls.find((c) => c.media === 'Video')!;
-    const part = await exec(
+    const part = await api.exec(
       'call_video',
       'download',
       { filter: { callIds: [video.id] } },
@@ -300,13 +277,13 @@ describe('Gong parity entities through the HTTP API', () => {
     assert.equal(part.headers['content-type'], 'video/mp4');
     assert.ok(part.raw.equals(fake.media.bytesOf(video.id, 'video').subarray(0, 100)));
     const audioOnly = fake.data.calls.find((c) => c.media === 'Audio')!;
-    const none = await exec('call_video', 'download', { filter: { callIds: [audioOnly.id] } });
+    const none = await api.exec('call_video', 'download', { filter: { callIds: [audioOnly.id] } });
     assert.equal(none.status, 404, none.body);
     assert.equal(none.json.code, 'UPSTREAM_NOT_FOUND');
-    const unknown = await exec('call_video', 'download', { filter: { callIds: ['1'] } });
+    const unknown = await api.exec('call_video', 'download', { filter: { callIds: ['1'] } });
     assert.equal(unknown.status, 404, unknown.body);
     assert.match(unknown.json.message, /No calls found/);
-    const noFilter = await exec('call_audio', 'download', {});
+    const noFilter = await api.exec('call_audio', 'download', {});
     assert.equal(noFilter.status, 422);
     assert.equal(noFilter.json.code, 'INVALID_PARAMS');
   });

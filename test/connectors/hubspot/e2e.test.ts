@@ -5,8 +5,16 @@
 // and the OAuth2.0 option's refresh paths.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { entityState } from '../../helpers/context-store.ts';
-import { type Harness, type InjectResult, startHarness } from '../../helpers/harness.ts';
+import {
+  assertNoSecretInUrls,
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  createConnector,
+  startSyncing,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { assertError } from '../../http/assertions.ts';
 import {
@@ -29,63 +37,32 @@ const query = (r: RecordedRequest) => new URL(r.path, 'http://x').searchParams;
 const json = (r: RecordedRequest) => JSON.parse(r.body) as Record<string, unknown>;
 const bearer = (r: RecordedRequest) => String(r.headers.authorization ?? '').replace(/^Bearer /, '');
 
-interface Api {
-  h: Harness;
-  token: string;
-}
-
-const createConnector = ({ h, token }: Api, credentials: Record<string, unknown>, name = 'hubspot') =>
-  h.inject({
-    method: 'POST',
-    url: '/api/v1/integrations/connectors',
-    token,
-    body: { workspace_name: 'default', definition_id: HUBSPOT_ID, name, credentials },
-  });
-
-const execute = (
-  { h, token }: Api,
-  id: string,
-  entity: string,
-  action: string,
-  params: Record<string, unknown> = {},
-): Promise<InjectResult> =>
-  h.inject({
-    method: 'POST',
-    url: `/api/v1/integrations/connectors/${id}/execute`,
-    token,
-    body: { entity, action, params },
-  });
+/** POST a HubSpot connector with these credentials. */
+const createHubSpot = (h: Harness, token: string, credentials: Record<string, unknown>, name = 'hubspot') =>
+  createConnector(h, token, { definition_id: HUBSPOT_ID, name, credentials });
 
 describe('HubSpot private app through the HTTP API', () => {
   let fake: HubSpotFake;
-  const api = {} as Api;
-  let id: string;
-  const run = (entity: string, action: string, params?: Record<string, unknown>) =>
-    execute(api, id, entity, action, params);
+  let h: Harness;
+  let token: string;
+  let api: ConnectorApi;
 
   before(async () => {
     fake = await startHubSpotFake();
-    api.h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ hubspot: fake.url }),
-      CES_SYNC_ENABLED: 'false',
-    });
-    api.token = await api.h.token();
+    ({ h, token } = await startWithFake('hubspot', fake.url, { CES_SYNC_ENABLED: 'false' }));
   });
-  after(async () => {
-    await api.h?.close();
-    await fake?.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('create: the check reads the account details with the token as Bearer; a token HubSpot refuses is INVALID_CREDENTIALS', async () => {
-    const refused = await createConnector(api, {
+    const refused = await createHubSpot(h, token, {
       access_token: 'pat-na1-00000000-0000-0000-0000-000000000000',
     });
     assertError(refused, 422, 'INVALID_CREDENTIALS');
-    const res = await createConnector(api, { access_token: PAT });
+    const res = await createHubSpot(h, token, { access_token: PAT });
     assert.equal(res.status, 200, res.body);
     assert.equal(res.json.connector_type, 'hubspot');
     assert.equal(res.json.credential_option, 'Private App');
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.deepEqual(fake.requests.map(route), [
       'GET /account-info/v3/details',
       'GET /account-info/v3/details',
@@ -96,18 +73,18 @@ describe('HubSpot private app through the HTTP API', () => {
   test('contacts.list follows paging.next.after in the query to the last page, also under the catalog name `after`', async () => {
     const mark = fake.requests.length;
     const ids: string[] = [];
-    let res = await run('contacts', 'list', { limit: 25, properties: ['email', 'jobtitle'] });
+    let res = await api.exec('contacts', 'list', { limit: 25, properties: ['email', 'jobtitle'] });
     for (let page = 1; ; page++) {
       assert.equal(res.status, 200, res.body);
       ids.push(...res.json.result.map((r: { id: string }) => r.id));
       if (!res.json.connector_metadata.has_next_page) break;
       // The hosted catalog's name for the page cursor on every other page.
       const cursor = res.json.connector_metadata.end_cursor;
-      res = await run('contacts', 'list', page % 2 === 1 ? { after: cursor } : { cursor });
+      res = await api.exec('contacts', 'list', page % 2 === 1 ? { after: cursor } : { cursor });
     }
     assert.equal(ids.length, 61, '64 seeded, 3 archived');
     assert.equal(new Set(ids).size, 61);
-    const first = (await run('contacts', 'list', { limit: 1 })).json.result[0];
+    const first = (await api.exec('contacts', 'list', { limit: 1 })).json.result[0];
     assert.deepEqual(Object.keys(first), ['id', 'properties', 'createdAt', 'updatedAt', 'archived']);
     const sent = fake.requests.slice(mark, mark + 3);
     assert.deepEqual(sent.map(route), Array(3).fill('GET /crm/v3/objects/contacts'));
@@ -123,7 +100,7 @@ describe('HubSpot private app through the HTTP API', () => {
   });
 
   test('contacts.get by email (idProperty) with property history and associations', async () => {
-    const res = await run('contacts', 'get', {
+    const res = await api.exec('contacts', 'get', {
       contactId: 'Ada.Nordin0@northwindtraders.example.com',
       idProperty: 'email',
       properties: ['email', 'lifecyclestage'],
@@ -153,14 +130,8 @@ describe('HubSpot private app through the HTTP API', () => {
       properties: ['name', 'industry', 'hs_lastmodifieddate'],
       limit: 4,
     };
-    const records: Array<{ properties: Record<string, string> }> = [];
-    let res = await run('companies', 'api_search', params);
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      records.push(...res.json.result);
-      if (!res.json.connector_metadata.has_next_page) break;
-      res = await run('companies', 'api_search', { cursor: res.json.connector_metadata.end_cursor });
-    }
+    const pages = await api.pages('companies', 'api_search', params);
+    const records: Array<{ properties: Record<string, string> }> = pages.flatMap((p) => p.result);
     const expected = fake.data.records
       .get('companies')
       ?.filter(
@@ -171,7 +142,7 @@ describe('HubSpot private app through the HTTP API', () => {
       );
     assert.ok(expected && expected.length > 4, 'the filter leaves more than one page');
     assert.equal(records.length, expected.length);
-    assert.equal(res.json.connector_metadata.total, expected.length);
+    assert.equal(pages.at(-1).connector_metadata.total, expected.length);
     const stamps = records.map((r) => r.properties.hs_lastmodifieddate as string);
     assert.deepEqual(stamps, [...stamps].sort(), 'ascending');
 
@@ -197,14 +168,18 @@ describe('HubSpot private app through the HTTP API', () => {
     assert.deepEqual(rest, json(sent[0] as RecordedRequest));
 
     // With nothing but a text query, the template leaves filterGroups out.
-    const byName = await run('companies', 'api_search', { query: 'harbor' });
+    const byName = await api.exec('companies', 'api_search', { query: 'harbor' });
     assert.equal(byName.status, 200, byName.body);
     assert.ok(byName.json.result.length > 0);
     assert.deepEqual(json(fake.requests.at(-1) as RecordedRequest), { query: 'harbor' });
   });
 
   test('api_search takes the short sort form as `sort` (sent as sorts), never together with sorts', async () => {
-    const res = await run('deals', 'api_search', { sort: ['-amount'], limit: 5, properties: ['amount'] });
+    const res = await api.exec('deals', 'api_search', {
+      sort: ['-amount'],
+      limit: 5,
+      properties: ['amount'],
+    });
     assert.equal(res.status, 200, res.body);
     assert.deepEqual(json(fake.requests.at(-1) as RecordedRequest), {
       properties: ['amount'],
@@ -219,7 +194,7 @@ describe('HubSpot private app through the HTTP API', () => {
       [...amounts].sort((a, b) => b - a),
     );
     const mark = fake.requests.length;
-    const both = await run('deals', 'api_search', {
+    const both = await api.exec('deals', 'api_search', {
       sort: ['amount'],
       sorts: [{ propertyName: 'amount', direction: 'ASCENDING' }],
     });
@@ -228,7 +203,7 @@ describe('HubSpot private app through the HTTP API', () => {
   });
 
   test('deals.create answers the new deal; get reads it back; update moves its stage', async () => {
-    const created = await run('deals', 'create', {
+    const created = await api.exec('deals', 'create', {
       properties: {
         dealname: 'E2E expansion',
         pipeline: 'default',
@@ -250,15 +225,15 @@ describe('HubSpot private app through the HTTP API', () => {
       },
     });
 
-    const read = await run('deals', 'get', { dealId, properties: ['dealname', 'amount', 'dealstage'] });
+    const read = await api.exec('deals', 'get', { dealId, properties: ['dealname', 'amount', 'dealstage'] });
     assert.equal(read.status, 200, read.body);
     assert.equal(read.json.result.properties.dealname, 'E2E expansion');
     assert.equal(read.json.result.properties.amount, '4200');
 
-    const updated = await run('deals', 'update', { dealId, properties: { dealstage: 'closedwon' } });
+    const updated = await api.exec('deals', 'update', { dealId, properties: { dealstage: 'closedwon' } });
     assert.equal(updated.status, 200, updated.body);
     assert.equal(route(fake.requests.at(-1) as RecordedRequest), `PATCH /crm/v3/objects/deals/${dealId}`);
-    const again = await run('deals', 'get', { dealId, propertiesWithHistory: ['dealstage'] });
+    const again = await api.exec('deals', 'get', { dealId, propertiesWithHistory: ['dealstage'] });
     assert.deepEqual(
       again.json.result.propertiesWithHistory.dealstage.map((e: { value: string }) => e.value),
       ['closedwon', 'qualifiedtobuy'],
@@ -266,26 +241,26 @@ describe('HubSpot private app through the HTTP API', () => {
   });
 
   test("HubSpot's refusals: 404, 409 and 400 with their message; a 429 without Retry-After is retried after the declared wait", async () => {
-    const missing = await run('tickets', 'get', { ticketId: '424242' });
+    const missing = await api.exec('tickets', 'get', { ticketId: '424242' });
     assertError(missing, 404, 'UPSTREAM_NOT_FOUND');
     assert.equal(missing.json.upstream.status, 404);
     assert.equal(missing.json.upstream.body.category, 'OBJECT_NOT_FOUND');
     assert.equal(typeof missing.json.upstream.body.correlationId, 'string');
 
-    const duplicate = await run('contacts', 'create', {
+    const duplicate = await api.exec('contacts', 'create', {
       properties: { email: 'ada.nordin0@northwindtraders.example.com' },
     });
     assertError(duplicate, 422, 'INVALID_PARAMS');
     assert.match(duplicate.json.message, /Contact already exists\. Existing ID: 1001/);
 
-    const badType = await run('objects', 'list', { objectType: 'widgets' });
+    const badType = await api.exec('objects', 'list', { objectType: 'widgets' });
     assertError(badType, 422, 'INVALID_PARAMS');
     assert.match(badType.json.message, /Unable to infer object type from: widgets/);
 
     fake.failNext({ status: 429, match: '/crm/v3/objects/tickets' });
     const mark = fake.requests.length;
     const started = Date.now();
-    const res = await run('tickets', 'list', { limit: 3 });
+    const res = await api.exec('tickets', 'list', { limit: 3 });
     assert.equal(res.status, 200, res.body);
     assert.deepEqual(fake.requests.slice(mark).map(route), Array(2).fill('GET /crm/v3/objects/tickets'));
     assert.ok(Date.now() - started >= 1900, 'waited retry_after_default_seconds (2 s)');
@@ -293,55 +268,32 @@ describe('HubSpot private app through the HTTP API', () => {
 
   test('no request carried a credential in its URL, and every one sent the token as Bearer', () => {
     assert.deepEqual(fake.unhandled, []);
-    for (const r of fake.requests) {
-      assert.ok(!r.path.includes(PAT), r.path);
-      assert.ok(r.headers.authorization?.startsWith('Bearer pat-na1-'), r.path);
-    }
+    assertNoSecretInUrls(fake.requests, [PAT]);
+    for (const r of fake.requests) assert.ok(r.headers.authorization?.startsWith('Bearer pat-na1-'), r.path);
   });
 });
 
 describe('HubSpot in the Context Store', () => {
   let fake: HubSpotFake;
-  const api = {} as Api;
-  let id: string;
+  let h: Harness;
+  let api: ConnectorApi;
 
   before(async () => {
     fake = await startHubSpotFake();
-    api.h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ hubspot: fake.url }),
-      CES_SYNC_POLL_MS: '20',
-      // A refresh every second; no full pass during the test, so every pass after the backfill is incremental.
-      CES_SYNC_INTERVAL_SECONDS: '1',
-      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-    });
-    api.token = await api.h.token();
-    const res = await createConnector(api, { access_token: PAT });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await api.h.deps.worker.start();
+    ({ h, api } = await startSyncing('hubspot', fake.url, {
+      definition_id: HUBSPOT_ID,
+      name: 'hubspot',
+      credentials: { access_token: PAT },
+    }));
   });
-  after(async () => {
-    await api.h?.deps.worker.stop();
-    await api.h?.close();
-    await fake?.close();
-  });
-
-  const ready = (entity: string) =>
-    waitFor(
-      `${entity} indexed`,
-      async () => {
-        const s = await entityState(api.h, api.token, id, entity);
-        return s?.status === 'Ready' ? s : undefined;
-      },
-      30_000,
-    );
+  after(() => closeAll(h, fake));
 
   const searches = (entity: string) =>
     fake.requests.filter((r) => route(r) === `POST /crm/v3/objects/${entity}/search`);
 
   test('companies, contacts, deals and tickets are read in full through their searches, 200 per page, oldest change first', async () => {
     const counts = await Promise.all(
-      ['companies', 'contacts', 'deals', 'tickets'].map(async (e) => (await ready(e)).entity_count),
+      ['companies', 'contacts', 'deals', 'tickets'].map(async (e) => (await api.waitReady(e)).entity_count),
     );
     assert.deepEqual(counts, [27, 61, 29, 26]);
     assert.ok(
@@ -374,7 +326,7 @@ describe('HubSpot in the Context Store', () => {
     }
     // A non-default property is indexed: a contact's phone, as the fake seeded it.
     const seeded = fake.data.records.get('contacts')?.find((r) => r.id === '1003');
-    const byPhone = await execute(api, id, 'contacts', 'search', {
+    const byPhone = await api.search('contacts', {
       query: { filter: { eq: { 'properties.phone': seeded?.properties.phone } } },
     });
     assert.equal(byPhone.status, 200, byPhone.body);
@@ -395,7 +347,7 @@ describe('HubSpot in the Context Store', () => {
     const found = await waitFor(
       'the modified contact in the index',
       async () => {
-        const res = await execute(api, id, 'contacts', 'search', {
+        const res = await api.search('contacts', {
           query: { filter: { eq: { 'properties.phone': '+1 617 555 0199' } } },
         });
         assert.equal(res.status, 200, res.body);
@@ -410,7 +362,7 @@ describe('HubSpot in the Context Store', () => {
       ]),
       [['1002', 'evangelist']],
     );
-    assert.equal((await ready('contacts')).entity_count, 61, 'upserted, not added');
+    assert.equal((await api.waitReady('contacts')).entity_count, 61, 'upserted, not added');
 
     // Every request after the backfill is a refresh bounded by the newest lastmodifieddate stored, less the
     // declared 300 s lookback, to the second (HubSpot's GTE filter on the same property), still ascending.
@@ -432,7 +384,7 @@ describe('HubSpot in the Context Store', () => {
 
   test('search finds records by a property (exact email, words of a ticket subject) and sorts by a date', async () => {
     const search = (entity: string, q: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      execute(api, id, entity, 'search', { query: q, ...extra });
+      api.search(entity, { query: q, ...extra });
     const byEmail = await search('contacts', {
       filter: { eq: { 'properties.email': 'ada.nordin0@northwindtraders.example.com' } },
     });
@@ -463,32 +415,26 @@ describe('HubSpot in the Context Store', () => {
 
 describe('HubSpot OAuth2.0 through the HTTP API', () => {
   let fake: HubSpotFake;
-  const api = {} as Api;
-  let id: string;
+  let h: Harness;
+  let token: string;
+  let api: ConnectorApi;
   const oauth = (values: Record<string, string>) => ({
     client_id: HUBSPOT_FAKE_CLIENT_ID,
     client_secret: HUBSPOT_FAKE_CLIENT_SECRET,
     ...values,
   });
-  const listCompanies = (connector = id) => execute(api, connector, 'companies', 'list', { limit: 2 });
+  const listCompanies = () => api.exec('companies', 'list', { limit: 2 });
 
   before(async () => {
     fake = await startHubSpotFake();
-    api.h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ hubspot: fake.url }),
-      CES_SYNC_ENABLED: 'false',
-    });
-    api.token = await api.h.token();
+    ({ h, token } = await startWithFake('hubspot', fake.url, { CES_SYNC_ENABLED: 'false' }));
   });
-  after(async () => {
-    await api.h?.close();
-    await fake?.close();
-  });
+  after(() => closeAll(h, fake));
 
   test("create with only a refresh token: ces renews it at HubSpot's token endpoint (form body, client in the body)", async () => {
-    const res = await createConnector(api, oauth({ refresh_token: HUBSPOT_FAKE_REFRESH_TOKEN }));
+    const res = await createHubSpot(h, token, oauth({ refresh_token: HUBSPOT_FAKE_REFRESH_TOKEN }));
     assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.equal(res.json.credential_option, 'OAuth2.0');
     assert.equal(res.json.credentials_status, 'valid');
     assert.deepEqual(fake.requests.map(route), [
@@ -531,15 +477,17 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
   });
 
   test('create refuses a refresh token or client secret HubSpot refuses (BAD_REFRESH_TOKEN, BAD_CLIENT_SECRET)', async () => {
-    const unknown = await createConnector(
-      api,
+    const unknown = await createHubSpot(
+      h,
+      token,
       oauth({ refresh_token: 'na1-0000-0000-0000-000000000000' }),
       'bad',
     );
     assertError(unknown, 422, 'INVALID_CREDENTIALS');
     assert.match(unknown.json.message, /BAD_REFRESH_TOKEN/);
-    const badSecret = await createConnector(
-      api,
+    const badSecret = await createHubSpot(
+      h,
+      token,
       oauth({ refresh_token: HUBSPOT_FAKE_REFRESH_TOKEN, client_secret: 'not-the-secret' }),
       'bad secret',
     );
@@ -564,11 +512,7 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
       'GET /crm/v3/objects/companies',
       `POST ${HUBSPOT_TOKEN_PATH}`,
     ]);
-    const record = await api.h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/connectors/${id}`,
-      token: api.token,
-    });
+    const record = await api.record();
     assert.equal(record.json.credentials_status, 'valid');
     const again = await listCompanies();
     assert.equal(again.status, 200, again.body);
@@ -584,11 +528,7 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
       'GET /crm/v3/objects/companies',
       `POST ${HUBSPOT_TOKEN_PATH}`,
     ]);
-    const record = await api.h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/connectors/${id}`,
-      token: api.token,
-    });
+    const record = await api.record();
     assert.equal(record.json.credentials_status, 'needs_reauth');
     assert.match(record.json.credentials_error, /BAD_REFRESH_TOKEN/);
     const quiet = fake.requests.length;
@@ -598,7 +538,6 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
 
   test('tokens and the client secret travel only in headers and form bodies, never in a URL', () => {
     assert.deepEqual(fake.unhandled, []);
-    const secrets = [...fake.oauth.issued, HUBSPOT_FAKE_CLIENT_SECRET];
-    for (const r of fake.requests) for (const s of secrets) assert.ok(!r.path.includes(s), r.path);
+    assertNoSecretInUrls(fake.requests, [...fake.oauth.issued, HUBSPOT_FAKE_CLIENT_SECRET]);
   });
 });

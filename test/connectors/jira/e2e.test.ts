@@ -7,8 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { STATUS_BY_CODE } from '../../../src/http/errors.ts';
-import { entityState } from '../../helpers/context-store.ts';
-import { type Harness, type InjectResult, startHarness } from '../../helpers/harness.ts';
+import {
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  createConnector,
+  startSyncing,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import { type Harness, startHarness } from '../../helpers/harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { assertError } from '../../http/assertions.ts';
 import { JIRA_FAKE_API_TOKEN, JIRA_FAKE_EMAIL, type JiraFake, startJiraFake } from './fake/index.ts';
@@ -25,70 +32,38 @@ const doc = (text: string) => ({
 
 type Params = Record<string, unknown>;
 
-/** A client of one harness: connector creation, execute, and following end_cursor to the last page. */
-function client(h: () => Harness, token: () => string, connector: () => string) {
-  const create = (credentials: Params, extra: Params = {}) =>
-    h().inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token: token(),
-      body: { workspace_name: 'default', definition_id: JIRA_ID, name: 'jira', credentials, ...extra },
-    });
-  const exec = (entity: string, action: string, params: Params = {}): Promise<InjectResult> =>
-    h().inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${connector()}/execute`,
-      token: token(),
-      body: { entity, action, params },
-    });
-  /** Every page of a collection; later pages pass the end_cursor under `cursorName`. */
-  const walk = async (entity: string, action: string, params: Params, cursorName = 'cursor') => {
-    const pages: Array<Array<Record<string, unknown>>> = [];
-    let res = await exec(entity, action, params);
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      pages.push(res.json.result);
-      const meta = res.json.connector_metadata;
-      if (!meta.has_next_page) return { pages, last: res };
-      assert.ok(pages.length < 50, 'paging never ends');
-      res = await exec(entity, action, { [cursorName]: meta.end_cursor });
-    }
-  };
-  return { create, exec, walk };
-}
+/** POST a Jira connector with these credentials (and other members of the body). */
+const createJira = (h: Harness, token: string, credentials: Params, extra: Params = {}) =>
+  createConnector(h, token, { definition_id: JIRA_ID, name: 'jira', credentials, ...extra });
 
 describe('Jira through the HTTP API', () => {
   let h: Harness;
   let fake: JiraFake;
   let token: string;
-  let id: string;
-  const { create, exec, walk } = client(
-    () => h,
-    () => token,
-    () => id,
-  );
+  let api: ConnectorApi;
+  const create = (credentials: Params) => createJira(h, token, credentials);
+  /** The records of every page of a collection; later pages pass the end_cursor under `cursorName`. */
+  const walk = async (entity: string, action: string, params: Params, cursorName = 'cursor') => {
+    const bodies = await api.pages(entity, action, params, cursorName);
+    return { pages: bodies.map((b) => b.result as Array<Record<string, unknown>>), last: bodies.at(-1) };
+  };
   const apiRequests = (prefix: string) =>
     fake.requests.filter((r) => r.path.startsWith(`/rest/api/3${prefix}`));
 
   before(async () => {
     fake = await startJiraFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ jira: fake.url }),
+    ({ h, token } = await startWithFake('jira', fake.url, {
       // Attachment content lives on the media host, a loopback address here: allowed by host and port only.
       CES_EGRESS_ALLOW: new URL(fake.media.origin).host,
       CES_SYNC_ENABLED: 'false',
-    });
-    token = await h.token();
+    }));
   });
-  after(async () => {
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('create checks the credentials with GET /myself as Basic email:api_token and never returns them', async () => {
     const res = await create(CREDENTIALS);
     assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.equal(res.json.connector_type, 'jira');
     assert.equal(res.json.credential_option, 'API Token');
     assert.ok(!res.body.includes(JIRA_FAKE_API_TOKEN));
@@ -167,7 +142,7 @@ describe('Jira through the HTTP API', () => {
     );
     // A value that is not a JQL date never reaches Jira (it could not rewrite the query either).
     const mark3 = fake.requests.length;
-    const injected = await exec('issues', 'list', { updated_since: '2024-01-20" OR project = OPS' });
+    const injected = await api.exec('issues', 'list', { updated_since: '2024-01-20" OR project = OPS' });
     assertError(injected, 422, 'INVALID_PARAMS');
     assert.equal(fake.requests.length, mark3);
   });
@@ -198,7 +173,7 @@ describe('Jira through the HTTP API', () => {
     assert.equal(strict.pages.flat().length, expected);
     assert.equal(new URL(fake.requests.at(-1)?.path ?? '', 'http://x').searchParams.get('failFast'), 'true');
     // A JQL Jira refuses comes back as INVALID_PARAMS with Jira's own message.
-    const bad = await exec('issues', 'api_search', { jql: 'frobnicate = 3' });
+    const bad = await api.exec('issues', 'api_search', { jql: 'frobnicate = 3' });
     assertError(bad, 422, 'INVALID_PARAMS');
     assert.deepEqual(bad.json.upstream.body.errorMessages, [
       "Field 'frobnicate' does not exist or you do not have permission to view it.",
@@ -207,7 +182,7 @@ describe('Jira through the HTTP API', () => {
   });
 
   test('a 400 with only field errors quotes them as field: text in the message', async () => {
-    const res = await exec('issues', 'create', {
+    const res = await api.exec('issues', 'create', {
       fields: { project: { key: 'ENG' }, issuetype: { name: 'Task' } },
     });
     assertError(res, 422, 'INVALID_PARAMS');
@@ -219,17 +194,17 @@ describe('Jira through the HTTP API', () => {
   });
 
   test('issues.get answers the issue; an unknown key is UPSTREAM_NOT_FOUND with Jira’s message', async () => {
-    const res = await exec('issues', 'get', { issueIdOrKey: 'ENG-1', fields: ['summary', 'subtasks'] });
+    const res = await api.exec('issues', 'get', { issueIdOrKey: 'ENG-1', fields: ['summary', 'subtasks'] });
     assert.equal(res.status, 200, res.body);
     assert.equal(res.json.result.key, 'ENG-1');
     assert.equal(res.json.result.fields.subtasks.length, 2);
-    const missing = await exec('issues', 'get', { issueIdOrKey: 'NOPE-9' });
+    const missing = await api.exec('issues', 'get', { issueIdOrKey: 'NOPE-9' });
     assertError(missing, 404, 'UPSTREAM_NOT_FOUND');
     assert.match(missing.json.message, /Issue does not exist/);
   });
 
   test('an issue and a comment created through ces read back as written', async () => {
-    const created = await exec('issues', 'create', {
+    const created = await api.exec('issues', 'create', {
       fields: {
         project: { key: 'OPS' },
         issuetype: { name: 'Bug' },
@@ -245,7 +220,7 @@ describe('Jira through the HTTP API', () => {
     assert.deepEqual(JSON.parse(fake.requests.at(-1)?.body ?? '').properties, [
       { key: 'support', value: { tier: 2 } },
     ]);
-    const edited = await exec('issues', 'update', {
+    const edited = await api.exec('issues', 'update', {
       issueIdOrKey: key,
       fields: { summary: 'Printer still on fire' },
       properties: [{ key: 'support', value: { tier: 1 } }],
@@ -261,7 +236,7 @@ describe('Jira through the HTTP API', () => {
       properties: [{ key: 'support', value: { tier: 1 } }],
     });
 
-    const comment = await exec('issue_comments', 'create', {
+    const comment = await api.exec('issue_comments', 'create', {
       issueIdOrKey: key,
       body: doc('On it.'),
       properties: [{ key: 'sentiment', value: 'calm' }],
@@ -271,7 +246,7 @@ describe('Jira through the HTTP API', () => {
       body: doc('On it.'),
       properties: [{ key: 'sentiment', value: 'calm' }],
     });
-    const worklog = await exec('issue_worklogs', 'create', {
+    const worklog = await api.exec('issue_worklogs', 'create', {
       issueIdOrKey: key,
       timeSpent: '1h',
       properties: [{ key: 'billing', value: { billable: true } }],
@@ -282,21 +257,21 @@ describe('Jira through the HTTP API', () => {
     ]);
     // A property that is not an object is refused before Jira is asked.
     const mark = fake.requests.length;
-    const notObject = await exec('issue_comments', 'create', {
+    const notObject = await api.exec('issue_comments', 'create', {
       issueIdOrKey: key,
       body: doc('x'),
       properties: ['sentiment=calm'],
     });
     assertError(notObject, 422, 'INVALID_PARAMS');
     assert.equal(fake.requests.length, mark);
-    const got = await exec('issue_comments', 'get', {
+    const got = await api.exec('issue_comments', 'get', {
       issueIdOrKey: key,
       commentId: comment.json.result.id,
       expand: 'renderedBody',
     });
     assert.equal(got.status, 200, got.body);
     assert.equal(got.json.result.renderedBody, '<p>On it.</p>');
-    const read = await exec('issues', 'get', {
+    const read = await api.exec('issues', 'get', {
       issueIdOrKey: key,
       fields: ['summary', 'issuetype', 'comment'],
     });
@@ -304,10 +279,10 @@ describe('Jira through the HTTP API', () => {
     assert.equal(read.json.result.fields.comment.total, 1);
 
     // Jira answers the delete with 204 and no body: ces answers success without a record.
-    const deleted = await exec('issues', 'delete', { issueIdOrKey: key });
+    const deleted = await api.exec('issues', 'delete', { issueIdOrKey: key });
     assert.equal(deleted.status, 200, deleted.body);
     assert.equal(deleted.json.result, null);
-    assertError(await exec('issues', 'get', { issueIdOrKey: key }), 404, 'UPSTREAM_NOT_FOUND');
+    assertError(await api.exec('issues', 'get', { issueIdOrKey: key }), 404, 'UPSTREAM_NOT_FOUND');
   });
 
   test('comments page by startAt/maxResults up to total; users (bare arrays) end on a short page', async () => {
@@ -317,7 +292,7 @@ describe('Jira through the HTTP API', () => {
       pages.map((p) => p.length),
       [5, 5, 2],
     );
-    assert.equal(last.json.connector_metadata.total, 12);
+    assert.equal(last.connector_metadata.total, 12);
     assert.deepEqual(
       fake.requests.slice(mark).map((r) => new URL(r.path, 'http://x').searchParams.get('startAt')),
       [null, '5', '10'],
@@ -332,9 +307,9 @@ describe('Jira through the HTTP API', () => {
   test('an attachment streams from the media host the 303 points to, without the credentials', async () => {
     const a = fake.data.attachments[0];
     assert.ok(a);
-    const meta = await exec('issue_attachments', 'get', { id: a.id });
+    const meta = await api.exec('issue_attachments', 'get', { id: a.id });
     assert.equal(meta.json.result.filename, a.filename);
-    const res = await exec('issue_attachments', 'download', { id: a.id });
+    const res = await api.exec('issue_attachments', 'download', { id: a.id });
     assert.equal(res.status, 200, res.body);
     assert.deepEqual(res.raw, a.bytes);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
@@ -347,7 +322,7 @@ describe('Jira through the HTTP API', () => {
   test('a 429 with a short Retry-After is waited out; a long one is passed to the client', async () => {
     fake.failNext({ status: 429, match: '/rest/api/3/project/search', headers: { 'Retry-After': '1' } });
     const mark = apiRequests('/project/search').length;
-    const ok = await exec('projects', 'list', {});
+    const ok = await api.exec('projects', 'list', {});
     assert.equal(ok.status, 200, ok.body);
     assert.equal(apiRequests('/project/search').length - mark, 2);
     fake.failNext({
@@ -355,7 +330,7 @@ describe('Jira through the HTTP API', () => {
       match: '/rest/api/3/project/search',
       headers: { 'Retry-After': '120', 'X-RateLimit-Reset': '2030-01-01T00:00Z' },
     });
-    const limited = await exec('projects', 'list', {});
+    const limited = await api.exec('projects', 'list', {});
     assertError(limited, 429, 'UPSTREAM_RATE_LIMITED');
     assert.equal(limited.headers['retry-after'], '120');
     assert.deepEqual(limited.json.upstream.body.errorMessages, ['Rate limit exceeded.']);
@@ -367,7 +342,7 @@ describe('Jira through the HTTP API', () => {
       headers: { 'X-RateLimit-Reset': `${reset.toISOString().slice(0, 16)}Z` },
     });
     const mark2 = apiRequests('/project/search').length;
-    const byReset = await exec('projects', 'list', {});
+    const byReset = await api.exec('projects', 'list', {});
     assertError(byReset, 429, 'UPSTREAM_RATE_LIMITED');
     const wait = Number(byReset.headers['retry-after']);
     assert.ok(wait > 240 && wait <= 300, `retry-after ${wait}`);
@@ -385,13 +360,7 @@ describe('Jira site name checks (no upstream override)', () => {
   });
   after(() => h.close());
 
-  const create = (credentials: Params, extra: Params = {}) =>
-    h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', definition_id: JIRA_ID, name: 'jira', credentials, ...extra },
-    });
+  const create = (credentials: Params, extra: Params = {}) => createJira(h, token, credentials, extra);
 
   test('the site is required and must be one DNS label, so no value moves requests off atlassian.net', async () => {
     const { subdomain: _, ...withoutSite } = CREDENTIALS;
@@ -411,15 +380,9 @@ describe('Jira site name checks (no upstream override)', () => {
 describe('Jira in the Context Store', () => {
   let h: Harness;
   let fake: JiraFake;
-  let token: string;
-  let id: string;
-  const { create, exec } = client(
-    () => h,
-    () => token,
-    () => id,
-  );
+  let api: ConnectorApi;
   const search = (entity: string, filter: unknown, extra: Params = {}) =>
-    exec(entity, 'search', { query: { filter }, limit: 1000, ...extra });
+    api.search(entity, { query: { filter }, limit: 1000, ...extra });
   /** The bodies of the issue syncs' searches (the comment and worklog wildcards list issues without expand). */
   const issueSyncs = () =>
     fake.requests
@@ -429,25 +392,15 @@ describe('Jira in the Context Store', () => {
 
   before(async () => {
     fake = await startJiraFake({ issues: 24, users: 12, customFields: 10 });
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ jira: fake.url }),
-      CES_SYNC_POLL_MS: '20',
-      // Refreshes every second; no full pass during the test, so every later pass is incremental.
-      CES_SYNC_INTERVAL_SECONDS: '1',
-      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-    });
-    token = await h.token();
     // Comments and worklogs of every issue ("*", expanded through issues.list).
-    const res = await create(CREDENTIALS, { replication_config: { issues: ['*'] } });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await h.deps.worker.start();
+    ({ h, api } = await startSyncing('jira', fake.url, {
+      definition_id: JIRA_ID,
+      name: 'jira',
+      credentials: CREDENTIALS,
+      replication_config: { issues: ['*'] },
+    }));
   });
-  after(async () => {
-    await h.deps.worker.stop();
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('every indexed entity reaches Ready with the provider’s counts', async () => {
     const counts: Record<string, number> = {
@@ -459,14 +412,7 @@ describe('Jira in the Context Store', () => {
       users: fake.data.users.length,
     };
     for (const [entity, count] of Object.entries(counts)) {
-      const state = await waitFor(
-        `${entity} Ready`,
-        async () => {
-          const s = await entityState(h, token, id, entity);
-          return s?.status === 'Ready' ? s : undefined;
-        },
-        30_000,
-      );
+      const state = await api.waitReady(entity);
       assert.equal(state.entity_count, count, entity);
       assert.equal(state.last_error, null);
     }
@@ -525,7 +471,7 @@ describe('Jira in the Context Store', () => {
     const newestSeeded = Math.max(...fake.data.issues.map((i) => i.updated));
     const target = fake.data.issues[7];
     assert.ok(target);
-    const edited = await exec('issues', 'update', {
+    const edited = await api.exec('issues', 'update', {
       issueIdOrKey: target.key,
       fields: { summary: 'Edited after Ready' },
     });
@@ -539,7 +485,7 @@ describe('Jira in the Context Store', () => {
       30_000,
     );
     assert.equal(found.json.result[0].key, target.key);
-    const state = await entityState(h, token, id, 'issues');
+    const state = await api.state('issues');
     assert.equal(state?.entity_count, fake.data.issues.length, 'upserted by key, not added');
     // Refreshes carried the bound in the JQL: the newest fields.updated stored, less the day of lookback,
     // to the minute; after the edit was seen, the bound moved up to it.

@@ -5,9 +5,16 @@
 // errors.rules, and the Context Store filled from every indexed entity and refreshed by updatedAt.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { entityState } from '../../helpers/context-store.ts';
-import { type Harness, type InjectResult, startHarness } from '../../helpers/harness.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import {
+  assertNoSecretInUrls,
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  createConnector,
+  startSyncing,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import { assertError } from '../../http/assertions.ts';
 import {
   LINEAR_FAKE_API_KEY,
@@ -30,49 +37,25 @@ const formOf = (r: RecordedRequest) => Object.fromEntries(new URLSearchParams(r.
 
 /** What every request to the fake must look like: nothing in the URL but the path. */
 function assertCleanUrls(fake: LinearFake, secrets: string[]) {
-  for (const r of fake.requests) {
-    assert.ok(!r.path.includes('?'), `a query string in ${r.path}`);
-    for (const s of secrets) assert.ok(!r.path.includes(s), `a credential in ${r.path}`);
-  }
+  for (const r of fake.requests) assert.ok(!r.path.includes('?'), `a query string in ${r.path}`);
+  assertNoSecretInUrls(fake.requests, secrets);
 }
 
 describe('Linear through the HTTP API', () => {
   let h: Harness;
   let fake: LinearFake;
   let token: string;
-  let connectorId: string;
+  let api: ConnectorApi;
 
   const create = (credentials: Record<string, unknown>, name: string) =>
-    h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', definition_id: LINEAR_ID, name, credentials },
-    });
-  const exec = (
-    entity: string,
-    action: string,
-    params: Record<string, unknown> = {},
-    id = connectorId,
-  ): Promise<InjectResult> =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: { entity, action, params },
-    });
+    createConnector(h, token, { definition_id: LINEAR_ID, name, credentials });
 
   before(async () => {
     fake = await startLinearFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ linear: fake.url }),
-      CES_SYNC_ENABLED: 'false',
-    });
-    token = await h.token();
+    ({ h, token } = await startWithFake('linear', fake.url, { CES_SYNC_ENABLED: 'false' }));
   });
   after(async () => {
-    await h.close();
-    await fake.close();
+    await closeAll(h, fake);
     assert.deepEqual(
       fake.unhandled.map((r) => `${r.method} ${r.path}`),
       [],
@@ -83,7 +66,7 @@ describe('Linear through the HTTP API', () => {
   test('an API key is checked with viewer { id }, sent as the raw Authorization header', async () => {
     const res = await create({ api_key: LINEAR_FAKE_API_KEY }, 'linear key');
     assert.equal(res.status, 200, res.body);
-    connectorId = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.equal(res.json.connector_type, 'linear');
     assert.equal(res.json.credential_option, 'API Key');
     assert.equal(res.json.credentials_status, 'valid');
@@ -111,18 +94,9 @@ describe('Linear through the HTTP API', () => {
 
   test('issues.list pages by Relay cursor, the next page asked for under the catalog name `after`', async () => {
     const before = fake.requests.length;
-    const ids: string[] = [];
-    let res = await exec('issues', 'list', { first: 40 });
-    let pages = 0;
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      pages += 1;
-      ids.push(...res.json.result.map((i: Json) => i.id));
-      const meta = res.json.connector_metadata;
-      if (!meta.has_next_page) break;
-      res = await exec('issues', 'list', { after: meta.end_cursor });
-    }
-    assert.equal(pages, 3);
+    const pages = await api.pages('issues', 'list', { first: 40 }, 'after');
+    const ids: string[] = pages.flatMap((p) => p.result.map((i: Json) => i.id));
+    assert.equal(pages.length, 3);
     assert.equal(new Set(ids).size, fake.data.issues.length);
     // The records are Linear's issue nodes, relations included.
     const sent = fake.requests.slice(before);
@@ -140,7 +114,7 @@ describe('Linear through the HTTP API', () => {
   test('issues.get by identifier answers the issue node; x-apollo-operation-name goes out as a header', async () => {
     const seeded = fake.data.issues[10]!;
     const identifier = fake.data.identifier(seeded);
-    const res = await exec('issues', 'get', { id: identifier, 'x-apollo-operation-name': 'CesIssue' });
+    const res = await api.exec('issues', 'get', { id: identifier, 'x-apollo-operation-name': 'CesIssue' });
     assert.equal(res.status, 200, res.body);
     const issue = res.json.result;
     assert.equal(issue.id, seeded.id);
@@ -155,7 +129,7 @@ describe('Linear through the HTTP API', () => {
 
   test('issues.create and issues.update send Linear input objects; the writes read back', async () => {
     const team = fake.data.teams[2]!;
-    const created = await exec('issues', 'create', {
+    const created = await api.exec('issues', 'create', {
       input: { teamId: team.id, title: 'Printer on fire', description: 'Smoke from tray 2', priority: 1 },
     });
     assert.equal(created.status, 200, created.body);
@@ -169,14 +143,14 @@ describe('Linear through the HTTP API', () => {
     });
 
     const done = fake.data.statesOf(team.id).find((s) => s.type === 'completed')!;
-    const updated = await exec('issues', 'update', {
+    const updated = await api.exec('issues', 'update', {
       id: issue.identifier,
       input: { title: 'Printer fire out', stateId: done.id },
     });
     assert.equal(updated.status, 200, updated.body);
     assert.equal(updated.json.result.title, 'Printer fire out');
 
-    const read = await exec('issues', 'get', { id: issue.id });
+    const read = await api.exec('issues', 'get', { id: issue.id });
     assert.equal(read.status, 200, read.body);
     assert.deepEqual(
       [read.json.result.title, read.json.result.state.name, typeof read.json.result.completedAt],
@@ -188,22 +162,27 @@ describe('Linear through the HTTP API', () => {
     const issue = fake.data.issues[7]!;
     const seeded = fake.data.comments.filter((c) => c.issueId === issue.id).map((c) => c.id);
     assert.ok(seeded.length > 0);
-    const listed = await exec('comments', 'list', { issueId: issue.id });
+    const listed = await api.exec('comments', 'list', { issueId: issue.id });
     assert.equal(listed.status, 200, listed.body);
     assert.deepEqual(listed.json.result.map((c: Json) => c.id).sort(), [...seeded].sort());
     assert.ok(listed.json.result.every((c: Json) => c.issue.id === issue.id));
 
-    const created = await exec('comments', 'create', { input: { issueId: issue.id, body: 'Same here.' } });
+    const created = await api.exec('comments', 'create', {
+      input: { issueId: issue.id, body: 'Same here.' },
+    });
     assert.equal(created.status, 200, created.body);
     const comment = created.json.result;
     assert.equal(comment.body, 'Same here.');
     assert.equal(comment.user.id, fake.data.viewer.id);
 
-    const edited = await exec('comments', 'update', { id: comment.id, input: { body: 'Same here, twice.' } });
+    const edited = await api.exec('comments', 'update', {
+      id: comment.id,
+      input: { body: 'Same here, twice.' },
+    });
     assert.equal(edited.status, 200, edited.body);
-    const again = await exec('comments', 'list', { issueId: issue.id });
+    const again = await api.exec('comments', 'list', { issueId: issue.id });
     assert.equal(again.json.result.length, seeded.length + 1);
-    const got = await exec('comments', 'get', { id: comment.id });
+    const got = await api.exec('comments', 'get', { id: comment.id });
     assert.equal(got.json.result.body, 'Same here, twice.');
     assert.equal(typeof got.json.result.editedAt, 'string');
   });
@@ -211,18 +190,18 @@ describe('Linear through the HTTP API', () => {
   test('projects: create one for two teams, update it, read it back by slug id', async () => {
     const eng = fake.data.teams[0]!;
     const des = fake.data.teams[1]!;
-    const created = await exec('projects', 'create', {
+    const created = await api.exec('projects', 'create', {
       input: { name: 'Q3 onboarding', teamIds: [eng.id, des.id], targetDate: '2025-09-30' },
     });
     assert.equal(created.status, 200, created.body);
     const project = created.json.result;
     assert.deepEqual(project.teams.nodes.map((t: Json) => t.key).sort(), ['DES', 'ENG']);
-    const updated = await exec('projects', 'update', {
+    const updated = await api.exec('projects', 'update', {
       id: project.id,
       input: { description: 'Fewer steps.' },
     });
     assert.equal(updated.status, 200, updated.body);
-    const read = await exec('projects', 'get', { id: project.slugId });
+    const read = await api.exec('projects', 'get', { id: project.slugId });
     assert.equal(read.status, 200, read.body);
     assert.deepEqual(
       [read.json.result.id, read.json.result.name, read.json.result.description, read.json.result.targetDate],
@@ -231,23 +210,23 @@ describe('Linear through the HTTP API', () => {
   });
 
   test('Linear refusals: Entity not found is UPSTREAM_NOT_FOUND, a bad input or filter INVALID_PARAMS', async () => {
-    const missing = await exec('issues', 'get', { id: 'ENG-9999' });
+    const missing = await api.exec('issues', 'get', { id: 'ENG-9999' });
     assertError(missing, 404, 'UPSTREAM_NOT_FOUND');
     assert.equal(missing.json.upstream.status, 400);
     assert.equal(missing.json.upstream.body.errors[0].message, 'Entity not found: Issue');
     assert.match(missing.json.message, /Entity not found: Issue/);
 
     const team = fake.data.teams[0]!;
-    const empty = await exec('issues', 'create', { input: { teamId: team.id, title: '' } });
+    const empty = await api.exec('issues', 'create', { input: { teamId: team.id, title: '' } });
     assertError(empty, 422, 'INVALID_PARAMS');
     assert.equal(empty.json.upstream.body.errors[0].extensions.code, 'INPUT_ERROR');
 
-    const badSince = await exec('users', 'list', { updatedSince: 'whenever' });
+    const badSince = await api.exec('users', 'list', { updatedSince: 'whenever' });
     assertError(badSince, 422, 'INVALID_PARAMS');
 
     // ces refuses what the definition declares impossible before Linear is asked.
     const before = fake.requests.length;
-    const tooMany = await exec('teams', 'list', { first: 251 });
+    const tooMany = await api.exec('teams', 'list', { first: 251 });
     assertError(tooMany, 422, 'INVALID_PARAMS');
     assert.equal(fake.requests.length, before);
   });
@@ -269,14 +248,14 @@ describe('Linear through the HTTP API', () => {
     const before = fake.requests.length;
     fake.failNext(ratelimited(1200));
     const started = Date.now();
-    const waited = await exec('teams', 'list', {});
+    const waited = await api.exec('teams', 'list', {});
     assert.equal(waited.status, 200, waited.body);
     assert.equal(waited.json.result.length, 3);
     assert.ok(Date.now() - started >= 1000, 'the reset time was waited out');
     assert.equal(fake.requests.length - before, 2);
 
     fake.failNext(ratelimited(3_600_000));
-    const refused = await exec('teams', 'list', {});
+    const refused = await api.exec('teams', 'list', {});
     assertError(refused, 429, 'UPSTREAM_RATE_LIMITED');
     assert.ok(refused.json.retry_after > 3500 && refused.json.retry_after <= 3600, refused.body);
     assert.equal(refused.headers['retry-after'], String(refused.json.retry_after));
@@ -312,7 +291,7 @@ describe('Linear through the HTTP API', () => {
     // Linear invalidates the access token: the next call is answered 401, renewed once, and retried.
     fake.oauth.expireAccessTokens();
     const mark = fake.requests.length;
-    const viewer = await exec('users', 'get', { id: fake.data.viewer.id }, id);
+    const viewer = await connectorApi(h, token, id).exec('users', 'get', { id: fake.data.viewer.id });
     assert.equal(viewer.status, 200, viewer.body);
     assert.equal(viewer.json.result.isMe, true);
     const sent = fake.requests.slice(mark);
@@ -355,7 +334,7 @@ describe('Linear through the HTTP API', () => {
       client_secret: LINEAR_FAKE_CLIENT_SECRET,
     });
     assert.equal(check!.headers.authorization, `Bearer ${fake.oauth.log.at(-1)!.access_token}`);
-    const app = await exec('users', 'get', { id: fake.data.appUser.id }, res.json.id);
+    const app = await connectorApi(h, token, res.json.id).exec('users', 'get', { id: fake.data.appUser.id });
     assert.equal(app.status, 200, app.body);
     assert.deepEqual([app.json.result.app, app.json.result.isMe], [true, true]);
   });
@@ -364,17 +343,9 @@ describe('Linear through the HTTP API', () => {
 describe('Linear in the Context Store', () => {
   let h: Harness;
   let fake: LinearFake;
-  let token: string;
-  let id: string;
+  let api: ConnectorApi;
 
   const ENTITIES = ['issues', 'comments', 'projects', 'teams', 'users', 'workflow_states'];
-  const search = (entity: string, params: Record<string, unknown>) =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: { entity, action: 'search', params },
-    });
   /** The variables of each issues list request the sync sent. */
   const issueLists = () =>
     fake.requests
@@ -383,33 +354,12 @@ describe('Linear in the Context Store', () => {
 
   before(async () => {
     fake = await startLinearFake({ issues: 230 });
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ linear: fake.url }),
-      CES_SYNC_POLL_MS: '20',
-      // Refreshes every second; no full pass during the test, so every later pass is incremental.
-      CES_SYNC_INTERVAL_SECONDS: '1',
-      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-    });
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        definition_id: LINEAR_ID,
-        credentials: { api_key: LINEAR_FAKE_API_KEY },
-      },
-    });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await h.deps.worker.start();
+    ({ h, api } = await startSyncing('linear', fake.url, {
+      definition_id: LINEAR_ID,
+      credentials: { api_key: LINEAR_FAKE_API_KEY },
+    }));
   });
-  after(async () => {
-    await h.deps.worker.stop();
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('every indexed entity is backfilled to Ready, paging by updatedAt, 100 at a time', async () => {
     const expected: Record<string, number> = {
@@ -422,14 +372,7 @@ describe('Linear in the Context Store', () => {
       workflow_states: 18,
     };
     for (const entity of ENTITIES) {
-      const state = await waitFor(
-        `${entity} backfilled`,
-        async () => {
-          const s = await entityState(h, token, id, entity);
-          return s?.status === 'Ready' ? s : undefined;
-        },
-        30_000,
-      );
+      const state = await api.waitReady(entity);
       assert.equal(state.entity_count, expected[entity], entity);
       assert.equal(state.last_error, null);
     }
@@ -442,7 +385,7 @@ describe('Linear in the Context Store', () => {
 
   test('search finds records by their fields: issues by title words and state, users by email', async () => {
     const target = fake.data.issues[17]!;
-    const res = await search('issues', {
+    const res = await api.search('issues', {
       query: {
         filter: {
           and: [{ fuzzy: { title: target.title } }, { eq: { identifier: fake.data.identifier(target) } }],
@@ -458,14 +401,14 @@ describe('Linear in the Context Store', () => {
     assert.equal(res.json.result[0].state.name, fake.data.state(target.stateId)?.name);
 
     const person = fake.data.users[3]!;
-    const users = await search('users', { query: { filter: { eq: { email: person.email } } } });
+    const users = await api.search('users', { query: { filter: { eq: { email: person.email } } } });
     assert.equal(users.status, 200, users.body);
     assert.deepEqual(
       users.json.result.map((u: Json) => u.id),
       [person.id],
     );
 
-    const comments = await search('comments', {
+    const comments = await api.search('comments', {
       query: { filter: { eq: { 'issue.id': fake.data.issues[3]!.id } } },
       limit: 100,
     });
@@ -477,28 +420,17 @@ describe('Linear in the Context Store', () => {
     const newest = Math.max(...fake.data.issues.map((i) => i.updatedAt));
     const before = issueLists().length;
     const team = fake.data.teams[0]!;
-    const created = await h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: {
-        entity: 'issues',
-        action: 'create',
-        params: { input: { teamId: team.id, title: 'Indexed later' } },
-      },
+    const created = await api.exec('issues', 'create', {
+      input: { teamId: team.id, title: 'Indexed later' },
     });
     assert.equal(created.status, 200, created.body);
-    await waitFor(
-      'the new issue indexed',
-      async () => ((await entityState(h, token, id, 'issues'))?.entity_count === 231 ? true : undefined),
-      30_000,
-    );
+    await api.waitCount('issues', 231);
     const refreshes = issueLists().slice(before);
     assert.ok(refreshes.length > 0);
     // The bound is sent to the second (the format's iso8601), from the newest seeded issue.
     assert.equal(refreshes[0]?.updatedSince, new Date(newest).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     assert.deepEqual(Object.keys(refreshes[0] ?? {}).sort(), ['first', 'orderBy', 'updatedSince']);
-    const found = await search('issues', { query: { filter: { eq: { title: 'Indexed later' } } } });
+    const found = await api.search('issues', { query: { filter: { eq: { title: 'Indexed later' } } } });
     assert.equal(found.json.result.length, 1);
     assert.equal(found.json.result[0].id, created.json.result.id);
   });

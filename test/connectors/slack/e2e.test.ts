@@ -8,8 +8,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
-import { entityState } from '../../helpers/context-store.ts';
-import { type Harness, type InjectResult, startHarness } from '../../helpers/harness.ts';
+import {
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  createConnector,
+  INCREMENTAL_SYNC_ENV,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness, InjectResult } from '../../helpers/harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { assertError } from '../../http/assertions.ts';
 import { channel, engineeringTopLevel } from './cases.ts';
@@ -63,26 +70,13 @@ const BLOCKS = [
 ];
 const ATTACHMENTS = [{ color: '#36a64f', fallback: 'Build 42 passed', text: 'All 1,204 tests passed' }];
 
-/** The API as a client sees it: create connectors, execute, read records. */
-function client(h: () => Harness, token: () => string) {
-  const create = (credentials: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    h().inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token: token(),
-      body: { workspace_name: 'default', definition_id: SLACK_ID, name: 'slack e2e', credentials, ...extra },
-    });
-  const exec = (id: string, entity: string, action: string, params: Record<string, unknown> = {}) =>
-    h().inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token: token(),
-      body: { entity, action, params },
-    });
-  const record = (id: string) =>
-    h().inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}`, token: token() });
-  return { create, exec, record };
-}
+/** POST a Slack connector with these credentials (and other members of the body). */
+const createSlack = (
+  h: Harness,
+  token: string,
+  credentials: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => createConnector(h, token, { definition_id: SLACK_ID, name: 'slack e2e', credentials, ...extra });
 
 /** No token anywhere in a URL: ces puts Slack tokens in the Authorization header only. */
 function assertNoTokenInUrls(fake: SlackFake) {
@@ -96,24 +90,13 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
   let h: Harness;
   let fake: SlackFake;
   let token: string;
-  let botId: string;
-  const api = client(
-    () => h,
-    () => token,
-  );
+  let bot: ConnectorApi;
 
   before(async () => {
     fake = await startSlackFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ slack: fake.url }),
-      CES_SYNC_ENABLED: 'false',
-    });
-    token = await h.token();
+    ({ h, token } = await startWithFake('slack', fake.url, { CES_SYNC_ENABLED: 'false' }));
   });
-  after(async () => {
-    await h?.close();
-    await fake?.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('the definition declares every entity, action and param of the hosted catalog', () => {
     const hosted = CATALOG.slack;
@@ -140,9 +123,9 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
 
   test('a Bot Token connector is checked with auth.test, the token sent as Bearer', async () => {
     const before = fake.requests.length;
-    const res = await api.create({ bot_token: SLACK_FAKE_BOT_TOKEN });
+    const res = await createSlack(h, token, { bot_token: SLACK_FAKE_BOT_TOKEN });
     assert.equal(res.status, 200, res.body);
-    botId = res.json.id;
+    bot = connectorApi(h, token, res.json.id);
     assert.equal(res.json.connector_type, 'slack');
     assert.equal(res.json.credential_option, 'Bot Token');
     assert.equal(res.json.credentials_status, 'valid');
@@ -158,7 +141,7 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
   test('a wrong or revoked token is refused with INVALID_CREDENTIALS (Slack says so inside HTTP 200)', async () => {
     for (const bad of ['xoxb-0000000000-0000000000-NotAToken', SLACK_FAKE_REVOKED_TOKEN]) {
       const before = fake.requests.length;
-      const res = await api.create({ bot_token: bad });
+      const res = await createSlack(h, token, { bot_token: bad });
       assertError(res, 422, 'INVALID_CREDENTIALS');
       assert.equal(fake.requests.length, before + 1, 'auth.test reached the fake');
       assert.doesNotMatch(res.body, /xoxb-/);
@@ -166,36 +149,26 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
   });
 
   test('a User Token connector reads a public channel the bot is not in', async () => {
-    const created = await api.create({ user_token: SLACK_FAKE_USER_TOKEN });
+    const created = await createSlack(h, token, { user_token: SLACK_FAKE_USER_TOKEN });
     assert.equal(created.status, 200, created.body);
     assert.equal(created.json.credential_option, 'User Token');
     const partners = channel(fake.data, 'partners').id;
-    const asUser = await api.exec(created.json.id, 'channel_messages', 'list', { channel: partners });
+    const asUser = await connectorApi(h, token, created.json.id).exec('channel_messages', 'list', {
+      channel: partners,
+    });
     assert.equal(asUser.status, 200, asUser.body);
     assert.equal(asUser.json.result.length, 2);
     assert.equal(bearer(fake.requests.at(-1) as RecordedRequest), SLACK_FAKE_USER_TOKEN);
     // The bot is refused: not_in_channel (HTTP 200) is UPSTREAM_FORBIDDEN, Slack's code passed on.
-    const asBot = await api.exec(botId, 'channel_messages', 'list', { channel: partners });
+    const asBot = await bot.exec('channel_messages', 'list', { channel: partners });
     assertError(asBot, 424, 'UPSTREAM_FORBIDDEN');
     assert.deepEqual(asBot.json.upstream, { status: 200, body: { error: 'not_in_channel' } });
   });
 
   test('channels are listed page by page through Slack cursors until next_cursor is empty', async () => {
-    const names: string[] = [];
-    let res = await api.exec(botId, 'channels', 'list', {
-      limit: 10,
-      types: 'public_channel,private_channel',
-    });
-    let pages = 0;
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      pages++;
-      names.push(...res.json.result.map((c: { name: string }) => c.name));
-      const meta = res.json.connector_metadata;
-      if (!meta.has_next_page) break;
-      res = await api.exec(botId, 'channels', 'list', { cursor: meta.end_cursor });
-    }
-    assert.equal(pages, 3);
+    const pages = await bot.pages('channels', 'list', { limit: 10, types: 'public_channel,private_channel' });
+    const names: string[] = pages.flatMap((p) => p.result.map((c: { name: string }) => c.name));
+    assert.equal(pages.length, 3);
     assert.equal(names.length, 27, 'every channel but #legal, which the bot is not in');
     assert.equal(new Set(names).size, 27);
     const lists = fake.requests.filter((r) => method(r) === '/api/conversations.list').slice(-3);
@@ -212,36 +185,30 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
   test('a thread is read across pages, parent first', async () => {
     const eng = channel(fake.data, 'engineering').id;
     const parent = engineeringTopLevel(fake.data)[11]?.ts as string;
-    const ts: string[] = [];
-    let res = await api.exec(botId, 'threads', 'list', { channel: eng, ts: parent, limit: 10 });
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      ts.push(...res.json.result.map((m: { ts: string }) => m.ts));
-      if (!res.json.connector_metadata.has_next_page) break;
-      res = await api.exec(botId, 'threads', 'list', { cursor: res.json.connector_metadata.end_cursor });
-    }
+    const pages = await bot.pages('threads', 'list', { channel: eng, ts: parent, limit: 10 });
+    const ts: string[] = pages.flatMap((p) => p.result.map((m: { ts: string }) => m.ts));
     assert.equal(ts.length, 26);
     assert.equal(ts[0], parent);
   });
 
   test('get a channel and a user: the records are Slack objects', async () => {
     const eng = channel(fake.data, 'engineering');
-    const ch = await api.exec(botId, 'channels', 'get', { channel: eng.id });
+    const ch = await bot.exec('channels', 'get', { channel: eng.id });
     assert.equal(ch.status, 200, ch.body);
     assert.equal(ch.json.result.id, eng.id);
     assert.equal(ch.json.result.name, 'engineering');
-    const user = await api.exec(botId, 'users', 'get', { user: fake.data.owner.id });
+    const user = await bot.exec('users', 'get', { user: fake.data.owner.id });
     assert.equal(user.status, 200, user.body);
     assert.equal(user.json.result.id, fake.data.owner.id);
     assert.match(user.json.result.profile.email, /@ces-fake\.example\.com$/);
-    const missing = await api.exec(botId, 'channels', 'get', { channel: 'C0NOWHERE1' });
+    const missing = await bot.exec('channels', 'get', { channel: 'C0NOWHERE1' });
     assertError(missing, 404, 'UPSTREAM_NOT_FOUND');
     assert.equal(missing.json.upstream.body.error, 'channel_not_found');
   });
 
   test('a message is posted as JSON, read back from the history, edited and deleted', async () => {
     const eng = channel(fake.data, 'engineering').id;
-    const posted = await api.exec(botId, 'messages', 'create', { channel: eng, text: 'deploy at 5pm' });
+    const posted = await bot.exec('messages', 'create', { channel: eng, text: 'deploy at 5pm' });
     assert.equal(posted.status, 200, posted.body);
     const { ts } = posted.json.result;
     assert.equal(posted.json.result.channel, eng);
@@ -253,30 +220,30 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     assert.deepEqual(JSON.parse(sent.body), { channel: eng, text: 'deploy at 5pm' });
     assertNoWarning(posted);
 
-    const newest = await api.exec(botId, 'channel_messages', 'list', { channel: eng, limit: 1 });
+    const newest = await bot.exec('channel_messages', 'list', { channel: eng, limit: 1 });
     assert.equal(newest.status, 200, newest.body);
     assert.equal(newest.json.result[0].ts, ts);
     assert.equal(newest.json.result[0].text, 'deploy at 5pm');
     assert.equal(newest.json.result[0].user, BOT_USER_ID);
 
-    const edited = await api.exec(botId, 'messages', 'update', { channel: eng, ts, text: 'deploy at 6pm' });
+    const edited = await bot.exec('messages', 'update', { channel: eng, ts, text: 'deploy at 6pm' });
     assert.equal(edited.status, 200, edited.body);
     assertNoWarning(edited);
-    const reread = await api.exec(botId, 'channel_messages', 'list', { channel: eng, limit: 1 });
+    const reread = await bot.exec('channel_messages', 'list', { channel: eng, limit: 1 });
     assert.equal(reread.json.result[0].text, 'deploy at 6pm');
     assert.equal(reread.json.result[0].edited.user, BOT_USER_ID);
 
-    const deleted = await api.exec(botId, 'messages', 'delete', { channel: eng, ts });
+    const deleted = await bot.exec('messages', 'delete', { channel: eng, ts });
     assert.equal(deleted.status, 200, deleted.body);
     assertNoWarning(deleted);
-    const again = await api.exec(botId, 'messages', 'delete', { channel: eng, ts });
+    const again = await bot.exec('messages', 'delete', { channel: eng, ts });
     assertError(again, 404, 'UPSTREAM_NOT_FOUND');
     assert.equal(again.json.upstream.body.error, 'message_not_found');
   });
 
   test('blocks and attachments go as JSON arrays of objects in the body and read back as Slack stored them', async () => {
     const eng = channel(fake.data, 'engineering').id;
-    const posted = await api.exec(botId, 'messages', 'create', {
+    const posted = await bot.exec('messages', 'create', {
       channel: eng,
       text: 'Build 42 passed',
       blocks: BLOCKS,
@@ -294,14 +261,14 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     });
     assert.deepEqual(posted.json.result.message.blocks, BLOCKS);
     const { ts } = posted.json.result;
-    const newest = await api.exec(botId, 'channel_messages', 'list', { channel: eng, limit: 1 });
+    const newest = await bot.exec('channel_messages', 'list', { channel: eng, limit: 1 });
     assert.equal(newest.json.result[0].ts, ts);
     assert.deepEqual(newest.json.result[0].blocks, BLOCKS);
     assert.deepEqual(newest.json.result[0].attachments, ATTACHMENTS);
 
     // chat.update and chat.postEphemeral take the same arrays.
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*Build 42* failed after all' } }];
-    const edited = await api.exec(botId, 'messages', 'update', {
+    const edited = await bot.exec('messages', 'update', {
       channel: eng,
       ts,
       text: 'Build 42 failed',
@@ -312,7 +279,7 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     assert.deepEqual(JSON.parse((fake.requests.at(-1) as RecordedRequest).body).blocks, blocks);
     assert.deepEqual(edited.json.result.message.blocks, blocks);
     const member = channel(fake.data, 'engineering').members.find((u) => u !== BOT_USER_ID) as string;
-    const ephemeral = await api.exec(botId, 'ephemeral_messages', 'create', {
+    const ephemeral = await bot.exec('ephemeral_messages', 'create', {
       channel: eng,
       user: member,
       blocks,
@@ -324,19 +291,22 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     // The old JSON-encoded string, or an array of anything but objects, is refused before Slack is asked.
     const before = fake.requests.length;
     for (const bad of [JSON.stringify(BLOCKS), ['section'], BLOCKS[0]]) {
-      const res = await api.exec(botId, 'messages', 'create', { channel: eng, blocks: bad });
+      const res = await bot.exec('messages', 'create', { channel: eng, blocks: bad });
       assertError(res, 422, 'INVALID_PARAMS');
       assert.match(res.json.message, /blocks/);
     }
     assert.equal(fake.requests.length, before);
-    assert.equal((await api.exec(botId, 'messages', 'delete', { channel: eng, ts })).status, 200);
+    assert.equal((await bot.exec('messages', 'delete', { channel: eng, ts })).status, 200);
   });
 
   test('missing_scope is UPSTREAM_FORBIDDEN with the scopes Slack names', async () => {
-    const ro = await api.create({ bot_token: SLACK_FAKE_READONLY_BOT_TOKEN });
+    const ro = await createSlack(h, token, { bot_token: SLACK_FAKE_READONLY_BOT_TOKEN });
     assert.equal(ro.status, 200, ro.body);
     const eng = channel(fake.data, 'engineering').id;
-    const res = await api.exec(ro.json.id, 'messages', 'create', { channel: eng, text: 'hi' });
+    const res = await connectorApi(h, token, ro.json.id).exec('messages', 'create', {
+      channel: eng,
+      text: 'hi',
+    });
     assertError(res, 424, 'UPSTREAM_FORBIDDEN');
     assert.equal(res.json.upstream.body.error, 'missing_scope');
     assert.match(res.json.upstream.body.needed, /chat:write/);
@@ -346,12 +316,12 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
   test('a file is streamed from the file host with the token; the bytes are the file', async () => {
     const file = fake.data.files[3];
     assert.ok(file);
-    const listed = await api.exec(botId, 'files', 'list', { count: 5 });
+    const listed = await bot.exec('files', 'list', { count: 5 });
     assert.equal(listed.status, 200, listed.body);
     assert.equal(listed.json.result.length, 5);
     assert.equal(listed.json.connector_metadata.has_next_page, true);
     const before = fake.fileRequests().length;
-    const res = await api.exec(botId, 'files', 'download', { file: file.id });
+    const res = await bot.exec('files', 'download', { file: file.id });
     assert.equal(res.status, 200, res.body);
     assert.deepEqual(res.raw, file.bytes);
     assert.equal(res.headers['content-type'], file.mimetype);
@@ -365,13 +335,13 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     const before = fake.requests.length;
     fake.failNext({ status: 429, match: '/api/users.info', headers: { 'Retry-After': '1' } });
     const started = Date.now();
-    const res = await api.exec(botId, 'users', 'get', { user: fake.data.owner.id });
+    const res = await bot.exec('users', 'get', { user: fake.data.owner.id });
     assert.equal(res.status, 200, res.body);
     assert.ok(Date.now() - started >= 900, 'ces waited for Retry-After');
     assert.equal(fake.requests.length - before, 2);
 
     fake.failNext({ status: 429, match: '/api/users.info', headers: { 'Retry-After': '120' } });
-    const limited = await api.exec(botId, 'users', 'get', { user: fake.data.owner.id });
+    const limited = await bot.exec('users', 'get', { user: fake.data.owner.id });
     assertError(limited, 429, 'UPSTREAM_RATE_LIMITED');
     assert.equal(limited.json.retry_after, 120);
     assert.equal(limited.json.upstream.body.error, 'ratelimited');
@@ -388,37 +358,26 @@ describe('Slack OAuth2.0 with token rotation (oauth.v2.access)', () => {
   let h: Harness;
   let fake: SlackFake;
   let token: string;
-  let id: string;
-  const api = client(
-    () => h,
-    () => token,
-  );
+  let api: ConnectorApi;
   const oauth = (refresh_token: string, client_secret = SLACK_FAKE_CLIENT_SECRET) => ({
     refresh_token,
     client_id: SLACK_FAKE_CLIENT_ID,
     client_secret,
   });
-  const usersPage = () => api.exec(id, 'users', 'list', { limit: 5 });
+  const usersPage = () => api.exec('users', 'list', { limit: 5 });
 
   before(async () => {
     fake = await startSlackFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ slack: fake.url }),
-      CES_SYNC_ENABLED: 'false',
-    });
-    token = await h.token();
+    ({ h, token } = await startWithFake('slack', fake.url, { CES_SYNC_ENABLED: 'false' }));
   });
-  after(async () => {
-    await h?.close();
-    await fake?.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('create with only a refresh token: ces rotates it at the token endpoint, then checks with the new token', async () => {
     const grant = fake.oauth.grant();
     const before = fake.requests.length;
-    const res = await api.create(oauth(grant.refresh_token));
+    const res = await createSlack(h, token, oauth(grant.refresh_token));
     assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.equal(res.json.credential_option, 'OAuth2.0');
     const sent = fake.requests.slice(before);
     assert.deepEqual(
@@ -460,7 +419,7 @@ describe('Slack OAuth2.0 with token rotation (oauth.v2.access)', () => {
   });
 
   test('a wrong client secret (bad_client_secret in HTTP 200) is INVALID_CREDENTIALS at create', async () => {
-    const res = await api.create(oauth(fake.oauth.grant().refresh_token, 'not-the-secret'));
+    const res = await createSlack(h, token, oauth(fake.oauth.grant().refresh_token, 'not-the-secret'));
     assertError(res, 422, 'INVALID_CREDENTIALS');
     assert.match(res.json.message, /bad_client_secret/);
     assert.doesNotMatch(res.body, /not-the-secret/);
@@ -472,7 +431,7 @@ describe('Slack OAuth2.0 with token rotation (oauth.v2.access)', () => {
     const refused = await usersPage();
     assertError(refused, 424, 'CONNECTOR_REAUTH_REQUIRED');
     assert.match(refused.json.message, /invalid_refresh_token/);
-    const record = await api.record(id);
+    const record = await api.record();
     assert.equal(record.json.credentials_status, 'needs_reauth');
     const quiet = fake.requests.length;
     assertError(await usersPage(), 424, 'CONNECTOR_REAUTH_REQUIRED');
@@ -490,61 +449,42 @@ describe('Slack in the Context Store', () => {
   let h: Harness;
   let fake: SlackFake;
   let token: string;
-  let id: string;
-  const api = client(
-    () => h,
-    () => token,
-  );
-  const search = (entity: string, params: Record<string, unknown>): Promise<InjectResult> =>
-    api.exec(id, entity, 'search', params);
-  const ready = (entity: string) =>
-    waitFor(
-      `${entity} indexed`,
-      async () => {
-        const s = await entityState(h, token, id, entity);
-        return s?.status === 'Ready' ? s : undefined;
-      },
-      30_000,
-    );
+  let api: ConnectorApi;
 
   before(async () => {
     fake = await startSlackFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ slack: fake.url }),
+    ({ h, token } = await startWithFake('slack', fake.url, {
       CES_SYNC_POLL_MS: '20',
       CES_SYNC_INTERVAL_SECONDS: '3600',
-    });
-    token = await h.token();
+    }));
   });
-  after(async () => {
-    await h?.deps.worker.stop();
-    await h?.close();
-    await fake?.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('channels, users, two channels’ messages and a thread reach Ready and are searchable', async () => {
     const eng = channel(fake.data, 'engineering').id;
     const general = channel(fake.data, 'general').id;
     const parent = engineeringTopLevel(fake.data)[11]?.ts as string;
-    const res = await api.create(
+    const res = await createSlack(
+      h,
+      token,
       { bot_token: SLACK_FAKE_BOT_TOKEN },
       { replication_config: { channels: [eng, general], threads: [`${eng}/${parent}`] } },
     );
     assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     await h.deps.worker.start();
 
-    assert.equal((await ready('channels'))?.entity_count, 27);
-    assert.equal((await ready('users'))?.entity_count, 34);
-    assert.equal((await ready('channel_messages'))?.entity_count, 48 + 12);
-    assert.equal((await ready('threads'))?.entity_count, 26);
+    assert.equal((await api.waitReady('channels'))?.entity_count, 27);
+    assert.equal((await api.waitReady('users'))?.entity_count, 34);
+    assert.equal((await api.waitReady('channel_messages'))?.entity_count, 48 + 12);
+    assert.equal((await api.waitReady('threads'))?.entity_count, 26);
 
     // One partition per configured channel, 200 messages a page.
     const history = fake.requests.filter((r) => method(r) === '/api/conversations.history').map(query);
     assert.deepEqual(history.map((q) => q.get('channel')).sort(), [eng, general].sort());
     assert.ok(history.every((q) => q.get('limit') === '200'));
 
-    const byText = await search('channel_messages', {
+    const byText = await api.search('channel_messages', {
       query: { filter: { fuzzy: { text: 'benchmark update 7' } } },
       fields: ['ts', 'text'],
     });
@@ -555,7 +495,7 @@ describe('Slack in the Context Store', () => {
     ]);
 
     const owner = fake.data.owner;
-    const byEmail = await search('users', {
+    const byEmail = await api.search('users', {
       query: { filter: { eq: { 'profile.email': `${owner.name}@ces-fake.example.com` } } },
     });
     assert.equal(byEmail.status, 200, byEmail.body);
@@ -564,7 +504,7 @@ describe('Slack in the Context Store', () => {
       [owner.id],
     );
 
-    const archived = await search('channels', {
+    const archived = await api.search('channels', {
       query: { filter: { eq: { is_archived: true } }, sort: [{ name: 'asc' }] },
       fields: ['name'],
     });
@@ -574,7 +514,7 @@ describe('Slack in the Context Store', () => {
       ['archive-2022', 'events', 'old-projects'],
     );
 
-    const replies = await search('threads', {
+    const replies = await api.search('threads', {
       query: { filter: { eq: { parent_user_id: engineeringTopLevel(fake.data)[11]?.user } } },
     });
     assert.equal(replies.status, 200, replies.body);
@@ -596,7 +536,7 @@ describe('Slack in the Context Store', () => {
       .sort()
       .reverse();
     assert.ok(expected.length > 5 && expected.length < 48);
-    const recent = await search('channel_messages', {
+    const recent = await api.search('channel_messages', {
       query: { filter: { gte: { ts: since } }, sort: [{ ts: 'desc' }] },
       fields: ['ts'],
       limit: 100,
@@ -608,7 +548,7 @@ describe('Slack in the Context Store', () => {
       expected,
     );
     const first = engineeringTopLevel(fake.data)[0] as { ts: string };
-    const exact = await search('channel_messages', {
+    const exact = await api.search('channel_messages', {
       query: { filter: { eq: { ts: new Date(Number(first.ts) * 1000).toISOString() } } },
     });
     assert.deepEqual(
@@ -617,7 +557,7 @@ describe('Slack in the Context Store', () => {
     );
 
     const cutoff = '2023-02-01T00:00:00Z';
-    const early = await search('channels', {
+    const early = await api.search('channels', {
       query: { filter: { lt: { created: cutoff } }, sort: [{ created: 'asc' }] },
       fields: ['name', 'created'],
     });
@@ -632,14 +572,14 @@ describe('Slack in the Context Store', () => {
     assert.equal(typeof early.json.result[0].created, 'number');
 
     const newest = [...fake.data.users].sort((a, b) => b.updated - a.updated)[0];
-    const byUpdated = await search('users', {
+    const byUpdated = await api.search('users', {
       query: { sort: [{ updated: 'desc' }] },
       fields: ['id'],
       limit: 1,
     });
     assert.equal(byUpdated.status, 200, byUpdated.body);
     assert.equal(byUpdated.json.result[0].id, newest?.id);
-    const notIso = await search('users', { query: { filter: { gte: { updated: 1_690_000_000 } } } });
+    const notIso = await api.search('users', { query: { filter: { gte: { updated: 1_690_000_000 } } } });
     assertError(notIso, 422, 'INVALID_QUERY');
   });
 });
@@ -648,51 +588,30 @@ describe('Slack in the Context Store: incremental refresh of channel messages by
   let h: Harness;
   let fake: SlackFake;
   let token: string;
-  let id: string;
-  const api = client(
-    () => h,
-    () => token,
-  );
+  let api: ConnectorApi;
   const history = () =>
     fake.requests.filter((r) => method(r) === '/api/conversations.history').map((r) => query(r));
   /** The `oldest` a refresh sends after storing `ts`: whole seconds, one second back (lookback_seconds: 1). */
   const boundAfter = (ts: string) => String(Math.floor((Math.round(Number(ts) * 1000) - 1000) / 1000));
-  const count = async () => (await entityState(h, token, id, 'channel_messages'))?.entity_count;
 
   before(async () => {
     fake = await startSlackFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ slack: fake.url }),
-      CES_SYNC_POLL_MS: '20',
-      // Refreshes every second; no full pass during the test, so every later pass is incremental.
-      CES_SYNC_INTERVAL_SECONDS: '1',
-      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-    });
-    token = await h.token();
+    ({ h, token } = await startWithFake('slack', fake.url, INCREMENTAL_SYNC_ENV));
   });
-  after(async () => {
-    await h?.deps.worker.stop();
-    await h?.close();
-    await fake?.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('after Ready, a new message is indexed by a refresh that asks only for messages since the newest ts', async () => {
     const eng = channel(fake.data, 'engineering').id;
-    const res = await api.create(
+    const res = await createSlack(
+      h,
+      token,
       { bot_token: SLACK_FAKE_BOT_TOKEN },
       { replication_config: { channels: [eng] } },
     );
     assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     await h.deps.worker.start();
-    const state = await waitFor(
-      'channel_messages indexed',
-      async () => {
-        const s = await entityState(h, token, id, 'channel_messages');
-        return s?.status === 'Ready' ? s : undefined;
-      },
-      30_000,
-    );
+    const state = await api.waitReady('channel_messages');
     assert.equal(state.entity_count, 48);
     // The backfill read the whole history, with no bound.
     const backfill = history()[0];
@@ -701,14 +620,14 @@ describe('Slack in the Context Store: incremental refresh of channel messages by
 
     const newestSeeded = engineeringTopLevel(fake.data).at(-1)?.ts as string;
     const seen = history().length;
-    const posted = await api.exec(id, 'messages', 'create', {
+    const posted = await api.exec('messages', 'create', {
       channel: eng,
       text: 'incremental: posted after Ready',
       blocks: BLOCKS,
     });
     assert.equal(posted.status, 200, posted.body);
     const ts = posted.json.result.ts as string;
-    await waitFor('the new message indexed', async () => ((await count()) === 49 ? true : undefined), 30_000);
+    await api.waitCount('channel_messages', 49);
 
     const refreshes = history().slice(seen);
     assert.ok(refreshes.length > 0);
@@ -726,9 +645,9 @@ describe('Slack in the Context Store: incremental refresh of channel messages by
       30_000,
     );
     // Read again at the bound, the message is replaced, never doubled.
-    assert.equal(await count(), 49);
+    assert.equal((await api.state('channel_messages'))?.entity_count, 49);
 
-    const found = await api.exec(id, 'channel_messages', 'search', {
+    const found = await api.search('channel_messages', {
       query: { filter: { fuzzy: { text: 'posted after Ready' } } },
     });
     assert.equal(found.status, 200, found.body);

@@ -6,9 +6,18 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { entityState } from '../../helpers/context-store.ts';
-import { type Harness, startHarness } from '../../helpers/harness.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import {
+  assertNoSecretInUrls,
+  type ConnectorApi,
+  closeAll,
+  connectorApi,
+  countConnectors,
+  createConnector,
+  sourceDefinition,
+  startSyncing,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import {
   type Obj,
   type RecordedRequest,
@@ -28,66 +37,37 @@ const pathOf = (r: RecordedRequest) => new URL(r.path, 'http://fake.invalid').pa
 
 /** No request carried a key anywhere but in its Authorization header. */
 function assertKeysOnlyInHeaders(requests: RecordedRequest[]): void {
-  for (const r of requests) {
-    for (const key of [STRIPE_FAKE_SECRET_KEY, STRIPE_FAKE_READ_ONLY_KEY]) {
-      assert.ok(!r.path.includes(key), `a key in ${r.path}`);
-      assert.ok(!r.body.includes(key), 'a key in a body');
-    }
-  }
+  const keys = [STRIPE_FAKE_SECRET_KEY, STRIPE_FAKE_READ_ONLY_KEY];
+  assertNoSecretInUrls(requests, keys);
+  for (const r of requests) for (const key of keys) assert.ok(!r.body.includes(key), 'a key in a body');
 }
 
 describe('Stripe through the HTTP API', () => {
   let h: Harness;
   let fake: StripeFake;
   let token: string;
-  let id: string;
+  let api: ConnectorApi;
 
   const create = (credentials: Record<string, unknown>, name = 'stripe') =>
-    h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', definition_id: STRIPE_ID, name, credentials },
-    });
-  const exec = (entity: string, action: string, params: Record<string, unknown>, connector = id) =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${connector}/execute`,
-      token,
-      body: { entity, action, params },
-    });
+    createConnector(h, token, { definition_id: STRIPE_ID, name, credentials });
 
-  /** Every page of a collection, following connector_metadata.end_cursor. */
+  /** Every page of a collection, following connector_metadata.end_cursor, which is null on the last. */
   async function walk(entity: string, action: string, params: Record<string, unknown>) {
-    const pages = [];
-    let res = await exec(entity, action, params);
-    for (;;) {
-      assert.equal(res.status, 200, res.body);
-      pages.push(res.json);
-      const meta = res.json.connector_metadata;
-      if (!meta.has_next_page) {
-        assert.equal(meta.end_cursor, null);
-        return pages;
-      }
-      assert.ok(pages.length < 50, 'paging never ends');
-      res = await exec(entity, action, { cursor: meta.end_cursor });
-    }
+    const pages = await api.pages(entity, action, params);
+    assert.equal(pages.at(-1).connector_metadata.end_cursor, null);
+    return pages;
   }
 
   before(async () => {
     fake = await startStripeFake();
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ stripe: `${fake.url}/v1` }) });
-    token = await h.token();
+    ({ h, token } = await startWithFake('stripe', `${fake.url}/v1`));
   });
-  after(async () => {
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('create checks the key with GET /v1/balance as a Bearer token and never returns it', async () => {
     const res = await create({ api_key: STRIPE_FAKE_SECRET_KEY });
     assert.equal(res.status, 200, res.body);
-    id = res.json.id;
+    api = connectorApi(h, token, res.json.id);
     assert.equal(res.json.connector_type, 'stripe');
     assert.equal(res.json.definition_id, STRIPE_ID);
     assert.equal(res.json.credential_option, 'API Key');
@@ -101,15 +81,14 @@ describe('Stripe through the HTTP API', () => {
   });
 
   test('a rejected key is refused at create with INVALID_CREDENTIALS and nothing is stored', async () => {
-    const list = () => h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token });
-    const count = (await list()).json.data.length;
+    const count = await countConnectors(h, token);
     const wrong = 'sk_test_ces0wrong0key0000000000000000000000001234';
     const res = await create({ api_key: wrong }, 'bad');
     assert.equal(res.status, 422, res.body);
     assert.equal(res.json.code, 'INVALID_CREDENTIALS');
     assert.ok(!res.body.includes(wrong));
     assert.equal(fake.requests.at(-1)?.headers.authorization, `Bearer ${wrong}`);
-    assert.equal((await list()).json.data.length, count);
+    assert.equal(await countConnectors(h, token), count);
     // The hosted catalog's name for the key is accepted too.
     const aliased = await create({ token: STRIPE_FAKE_SECRET_KEY }, 'aliased');
     assert.equal(aliased.status, 200, aliased.body);
@@ -122,14 +101,9 @@ describe('Stripe through the HTTP API', () => {
       entities: Record<string, Record<string, { params: string[] }>>;
     };
     assert.equal(catalog.definition_id, STRIPE_ID);
-    const res = await h.inject({
-      method: 'GET',
-      url: `/api/v1/integrations/definitions/sources/${STRIPE_ID}`,
-      token,
-    });
-    assert.equal(res.status, 200, res.body);
+    const definition = await sourceDefinition(h, token, STRIPE_ID);
     const ours = new Map<string, string[]>();
-    for (const e of res.json.entities as Array<{
+    for (const e of definition.entities as Array<{
       name: string;
       actions: Array<{ name: string; params: Array<{ name: string; aliases?: string[] }> }>;
     }>) {
@@ -190,17 +164,23 @@ describe('Stripe through the HTTP API', () => {
       assert.equal(query(r).get('created[gte]'), String(from));
       assert.equal(query(r).get('created[lt]'), String(until));
     }
-    const both = await exec('charges', 'list', { starting_after: expected[0], ending_before: expected[5] });
+    const both = await api.exec('charges', 'list', {
+      starting_after: expected[0],
+      ending_before: expected[5],
+    });
     assert.equal(both.status, 422, both.body);
     assert.match(both.json.message, /'ending_before' can't be combined with 'starting_after'/);
-    const bad = await exec('charges', 'list', { created: { since: from } });
+    const bad = await api.exec('charges', 'list', { created: { since: from } });
     assert.equal(bad.status, 422, bad.body);
     assert.match(bad.json.message, /unknown member 'since'/);
   });
 
   test('get expands ids into objects; an unknown id is UPSTREAM_NOT_FOUND with Stripe error', async () => {
     const charge = fake.data.all('charge')[0] as Obj;
-    const res = await exec('charges', 'get', { id: charge.id, expand: ['customer', 'balance_transaction'] });
+    const res = await api.exec('charges', 'get', {
+      id: charge.id,
+      expand: ['customer', 'balance_transaction'],
+    });
     assert.equal(res.status, 200, res.body);
     assert.equal(res.json.result.id, charge.id);
     assert.equal(res.json.result.customer.object, 'customer');
@@ -208,7 +188,7 @@ describe('Stripe through the HTTP API', () => {
       'customer',
       'balance_transaction',
     ]);
-    const missing = await exec('customers', 'get', { id: 'cus_ces0missing' });
+    const missing = await api.exec('customers', 'get', { id: 'cus_ces0missing' });
     assert.equal(missing.status, 404, missing.body);
     assert.equal(missing.json.code, 'UPSTREAM_NOT_FOUND');
     assert.equal(missing.json.upstream.body.error.code, 'resource_missing');
@@ -232,29 +212,20 @@ describe('Stripe through the HTTP API', () => {
       assert.equal(query(r).get('query'), q);
       assert.ok(query(r).get('page'), `page ${i + 2} has Stripe's token`);
     }
-    const bad = await exec('customers', 'api_search', { query: "colour:'red'" });
+    const bad = await api.exec('customers', 'api_search', { query: "colour:'red'" });
     assert.equal(bad.status, 422, bad.body);
     assert.equal(bad.json.code, 'INVALID_PARAMS');
     assert.equal(bad.json.upstream.body.error.param, 'query');
   });
 
   test('customers create/update send bracketed form bodies with the Idempotency-Key, and read back', async () => {
-    const made = await h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: {
-        entity: 'customers',
-        action: 'create',
-        params: {
-          email: 'ada@example.com',
-          name: 'Ada Lovelace',
-          address: { city: 'London', country: 'GB' },
-          metadata: { plan: 'pro', seats: '5' },
-          preferred_locales: ['en', 'fr'],
-          idempotency_key: 'ces-e2e-customer-1',
-        },
-      },
+    const made = await api.exec('customers', 'create', {
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      address: { city: 'London', country: 'GB' },
+      metadata: { plan: 'pro', seats: '5' },
+      preferred_locales: ['en', 'fr'],
+      idempotency_key: 'ces-e2e-customer-1',
     });
     assert.equal(made.status, 200, made.body);
     const cus = made.json.result.id as string;
@@ -269,16 +240,19 @@ describe('Stripe through the HTTP API', () => {
     assert.equal(form.get('preferred_locales[1]'), 'fr');
 
     // null unsets a metadata key, as Stripe reads an empty value.
-    const updated = await exec('customers', 'update', { id: cus, metadata: { plan: null, tier: 'gold' } });
+    const updated = await api.exec('customers', 'update', {
+      id: cus,
+      metadata: { plan: null, tier: 'gold' },
+    });
     assert.equal(updated.status, 200, updated.body);
     assert.equal(new URLSearchParams(fake.requests.at(-1)?.body).get('metadata[plan]'), '');
-    const got = await exec('customers', 'get', { id: cus });
+    const got = await api.exec('customers', 'get', { id: cus });
     assert.equal(got.status, 200, got.body);
     assert.equal(got.json.result.email, 'ada@example.com');
     assert.deepEqual(got.json.result.metadata, { seats: '5', tier: 'gold' });
     assert.equal(got.json.result.address.city, 'London');
 
-    const gone = await exec('customers', 'delete', { id: cus });
+    const gone = await api.exec('customers', 'delete', { id: cus });
     assert.deepEqual(gone.json.result, { id: cus, object: 'customer', deleted: true });
     assertKeysOnlyInHeaders(fake.requests);
   });
@@ -289,7 +263,7 @@ describe('Stripe through the HTTP API', () => {
       .find((c) => c.invoice_settings.default_payment_method !== null);
     const [price, other] = fake.data.all('price').filter((p) => p.type === 'recurring');
     const oneTime = fake.data.all('price').find((p) => p.type === 'one_time');
-    const made = await exec('subscriptions', 'create', {
+    const made = await api.exec('subscriptions', 'create', {
       customer: customer?.id,
       items: [{ price: price?.id, quantity: 3, metadata: { seat: 'main' } }, { price: other?.id }],
       add_invoice_items: [{ price: oneTime?.id, quantity: 1 }],
@@ -313,7 +287,7 @@ describe('Stripe through the HTTP API', () => {
 
     // An entry with an id changes that item, one with deleted removes it.
     const [first, second] = sub.items.data as Obj[];
-    const updated = await exec('subscriptions', 'update', {
+    const updated = await api.exec('subscriptions', 'update', {
       id: sub.id,
       items: [
         { id: first?.id, quantity: 5 },
@@ -324,7 +298,7 @@ describe('Stripe through the HTTP API', () => {
     const update = new URLSearchParams(fake.requests.at(-1)?.body);
     assert.equal(update.get('items[0][id]'), first?.id);
     assert.equal(update.get('items[1][deleted]'), 'true');
-    const got = await exec('subscriptions', 'get', { id: sub.id });
+    const got = await api.exec('subscriptions', 'get', { id: sub.id });
     assert.deepEqual(
       got.json.result.items.data.map((si: Obj) => [si.id, si.quantity]),
       [[first?.id, 5]],
@@ -333,7 +307,7 @@ describe('Stripe through the HTTP API', () => {
 
     // The old position-keyed object is refused before Stripe is asked.
     const mark = fake.requests.length;
-    const keyed = await exec('subscriptions', 'create', {
+    const keyed = await api.exec('subscriptions', 'create', {
       customer: customer?.id,
       items: { '0': { price: price?.id } },
     });
@@ -345,7 +319,7 @@ describe('Stripe through the HTTP API', () => {
 
   test('checkout line_items, discounts and shipping_options, customer tax ids and price tiers go as arrays of objects', async () => {
     const oneTime = fake.data.all('price').find((p) => p.type === 'one_time');
-    const session = await exec('checkout_sessions', 'create', {
+    const session = await api.exec('checkout_sessions', 'create', {
       mode: 'payment',
       success_url: 'https://shop.example.com/done',
       line_items: [
@@ -364,7 +338,7 @@ describe('Stripe through the HTTP API', () => {
     assert.equal(form.get('discounts[0][coupon]'), 'SUMMER25');
     assert.equal(form.get('shipping_options[0][shipping_rate]'), 'shr_ces0ground');
     assert.equal(session.json.result.amount_total, 2 * (oneTime?.unit_amount as number) + 500);
-    const both = await exec('checkout_sessions', 'create', {
+    const both = await api.exec('checkout_sessions', 'create', {
       mode: 'payment',
       success_url: 'https://shop.example.com/done',
       line_items: [{ price: oneTime?.id, quantity: 1 }],
@@ -374,14 +348,14 @@ describe('Stripe through the HTTP API', () => {
     assert.equal(both.status, 422, both.body);
     assert.match(both.json.message, /'discounts' can't be combined with 'allow_promotion_codes'/);
     // Object items travel only as objects.
-    const scalar = await exec('checkout_sessions', 'create', {
+    const scalar = await api.exec('checkout_sessions', 'create', {
       mode: 'payment',
       success_url: 'https://shop.example.com/done',
       line_items: [oneTime?.id],
     });
     assert.equal(scalar.status, 422, scalar.body);
 
-    const cus = await exec('customers', 'create', {
+    const cus = await api.exec('customers', 'create', {
       name: 'Tax Payer GmbH',
       tax_id_data: [{ type: 'eu_vat', value: 'DE123456789' }],
     });
@@ -390,7 +364,7 @@ describe('Stripe through the HTTP API', () => {
     assert.equal(taxForm.get('tax_id_data[0][type]'), 'eu_vat');
     assert.equal(taxForm.get('tax_id_data[0][value]'), 'DE123456789');
 
-    const tiered = await exec('prices', 'create', {
+    const tiered = await api.exec('prices', 'create', {
       currency: 'usd',
       product_data: { name: 'API calls' },
       recurring: { interval: 'month' },
@@ -411,7 +385,7 @@ describe('Stripe through the HTTP API', () => {
 
   test('a declined card (402 card_error) is INVALID_PARAMS quoting the decline, and is not retried', async () => {
     const mark = fake.requests.length;
-    const res = await exec('payment_intents', 'create', {
+    const res = await api.exec('payment_intents', 'create', {
       amount: 2500,
       currency: 'usd',
       payment_method: 'pm_card_chargeDeclinedInsufficientFunds',
@@ -431,7 +405,7 @@ describe('Stripe through the HTTP API', () => {
     const count = customers();
     fake.failNext({ status: 500, match: '/v1/customers' });
     const mark = fake.requests.length;
-    const made = await exec('customers', 'create', { email: 'retry@example.com', name: 'Retried Once' });
+    const made = await api.exec('customers', 'create', { email: 'retry@example.com', name: 'Retried Once' });
     assert.equal(made.status, 200, made.body);
     const sent = fake.requests.slice(mark);
     assert.deepEqual(
@@ -449,20 +423,20 @@ describe('Stripe through the HTTP API', () => {
     assert.equal(fake.data.all('customer').filter((c) => c.email === 'retry@example.com').length, 1);
 
     // The next execute gets a key of its own.
-    const again = await exec('customers', 'create', { email: 'retry2@example.com' });
+    const again = await api.exec('customers', 'create', { email: 'retry2@example.com' });
     assert.equal(again.status, 200, again.body);
     assert.notEqual(fake.requests.at(-1)?.headers['idempotency-key'], key);
 
     // A client's key wins, on every attempt, and repeating the execute with it replays Stripe's first answer.
     fake.failNext({ status: 503, match: '/v1/customers' });
     const own = { email: 'own-key@example.com', idempotency_key: 'ces-e2e-retry-1' };
-    const first = await exec('customers', 'create', own);
+    const first = await api.exec('customers', 'create', own);
     assert.equal(first.status, 200, first.body);
     assert.deepEqual(
       fake.requests.slice(-2).map((r) => r.headers['idempotency-key']),
       ['ces-e2e-retry-1', 'ces-e2e-retry-1'],
     );
-    const repeat = await exec('customers', 'create', own);
+    const repeat = await api.exec('customers', 'create', own);
     assert.equal(repeat.status, 200, repeat.body);
     assert.equal(repeat.json.result.id, first.json.result.id);
     assert.equal(fake.data.all('customer').filter((c) => c.email === 'own-key@example.com').length, 1);
@@ -472,14 +446,14 @@ describe('Stripe through the HTTP API', () => {
   test("Stripe's 429 carries no Retry-After: reads and keyed writes are retried after the declared second", async () => {
     fake.failNext({ status: 429, match: '/v1/payouts' });
     const mark = fake.requests.length;
-    const ok = await exec('payouts', 'list', { limit: 3 });
+    const ok = await api.exec('payouts', 'list', { limit: 3 });
     assert.equal(ok.status, 200, ok.body);
     assert.equal(fake.requests.length - mark, 2);
 
     // Three attempts (retry.max_attempts), all with one key; then the 429 reaches the client with Stripe's text.
     fake.failNext({ status: 429, match: '/v1/customers', times: 3 });
     const before = fake.requests.length;
-    const limited = await exec('customers', 'create', { name: 'Rate Limited' });
+    const limited = await api.exec('customers', 'create', { name: 'Rate Limited' });
     assert.equal(limited.status, 429, limited.body);
     assert.equal(limited.json.code, 'UPSTREAM_RATE_LIMITED');
     assert.equal(limited.headers['retry-after'], '1');
@@ -494,11 +468,11 @@ describe('Stripe through the HTTP API', () => {
   test('a read-only restricted key passes the check but its writes are UPSTREAM_FORBIDDEN', async () => {
     const res = await create({ api_key: STRIPE_FAKE_READ_ONLY_KEY }, 'read-only');
     assert.equal(res.status, 200, res.body);
-    const readOnly = res.json.id as string;
-    const read = await exec('products', 'list', { limit: 2, active: true }, readOnly);
+    const readOnly = connectorApi(h, token, res.json.id);
+    const read = await readOnly.exec('products', 'list', { limit: 2, active: true });
     assert.equal(read.status, 200, read.body);
     assert.ok(read.json.result.every((p: Obj) => p.active === true));
-    const write = await exec('products', 'create', { name: 'Nope' }, readOnly);
+    const write = await readOnly.exec('products', 'create', { name: 'Nope' });
     assert.equal(write.status, 424, write.body);
     assert.equal(write.json.code, 'UPSTREAM_FORBIDDEN');
     assert.ok(!write.body.includes(STRIPE_FAKE_READ_ONLY_KEY));
@@ -509,46 +483,16 @@ describe('Stripe through the HTTP API', () => {
 describe('Stripe in the Context Store', () => {
   let h: Harness;
   let fake: StripeFake;
-  let token: string;
-  let id: string;
-
-  const search = (entity: string, params: Record<string, unknown>) =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: { entity, action: 'search', params },
-    });
+  let api: ConnectorApi;
 
   before(async () => {
     fake = await startStripeFake();
-    h = await startHarness({
-      CES_UPSTREAM_OVERRIDES: JSON.stringify({ stripe: `${fake.url}/v1` }),
-      CES_SYNC_POLL_MS: '20',
-      // Refreshes every second; no full pass during the test, so every pass after the backfill is incremental.
-      CES_SYNC_INTERVAL_SECONDS: '1',
-      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-    });
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: {
-        workspace_name: 'default',
-        definition_id: STRIPE_ID,
-        credentials: { api_key: STRIPE_FAKE_SECRET_KEY },
-      },
-    });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await h.deps.worker.start();
+    ({ h, api } = await startSyncing('stripe', `${fake.url}/v1`, {
+      definition_id: STRIPE_ID,
+      credentials: { api_key: STRIPE_FAKE_SECRET_KEY },
+    }));
   });
-  after(async () => {
-    await h.deps.worker.stop();
-    await h.close();
-    await fake.close();
-  });
+  after(() => closeAll(h, fake));
 
   test('the five indexed entities reach Ready, read 100 per page, and are searchable by their fields', async () => {
     for (const [entity, count] of [
@@ -558,14 +502,7 @@ describe('Stripe in the Context Store', () => {
       ['refunds', 30],
       ['subscriptions', 30],
     ] as const) {
-      const state = await waitFor(
-        `${entity} synced`,
-        async () => {
-          const s = await entityState(h, token, id, entity);
-          return s?.status === 'Ready' ? s : undefined;
-        },
-        30_000,
-      );
+      const state = await api.waitReady(entity);
       assert.equal(state.entity_count, count, entity);
     }
     const charges = fake.requests.filter((r) => pathOf(r) === '/v1/charges');
@@ -581,13 +518,13 @@ describe('Stripe in the Context Store', () => {
     assert.equal(subs && query(subs).get('status'), 'all');
 
     const someone = fake.data.all('customer')[4] as Obj;
-    const byEmail = await search('customers', { query: { filter: { eq: { email: someone.email } } } });
+    const byEmail = await api.search('customers', { query: { filter: { eq: { email: someone.email } } } });
     assert.equal(byEmail.status, 200, byEmail.body);
     assert.deepEqual(
       byEmail.json.result.map((c: Obj) => c.id),
       [someone.id],
     );
-    const failed = await search('charges', {
+    const failed = await api.search('charges', {
       query: { filter: { and: [{ eq: { status: 'failed' } }, { gte: { amount: 1000 } }] } },
       limit: 1000,
       fields: ['id'],
@@ -599,11 +536,11 @@ describe('Stripe in the Context Store', () => {
       .map((c) => c.id);
     assert.ok(expected.length > 0);
     assert.deepEqual(failed.json.result.map((c: Obj) => c.id).sort(), expected.sort());
-    const canceled = await search('subscriptions', { query: { filter: { eq: { status: 'canceled' } } } });
+    const canceled = await api.search('subscriptions', { query: { filter: { eq: { status: 'canceled' } } } });
     assert.ok(canceled.json.result.length > 0, canceled.body);
 
     // created is Unix seconds in the records and an ISO 8601 instant in filters and sorts.
-    const jan = await search('charges', {
+    const jan = await api.search('charges', {
       query: {
         filter: {
           and: [{ gte: { created: '2024-01-01T00:00:00Z' } }, { lt: { created: '2024-01-10T00:00:00Z' } }],
@@ -629,28 +566,15 @@ describe('Stripe in the Context Store', () => {
   test('a customer created after Ready appears after an incremental refresh that asked for created[gte]', async () => {
     const newestSeeded = Math.max(...fake.data.all('customer').map((c) => c.created as number));
     const mark = fake.requests.length;
-    const made = await h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: {
-        entity: 'customers',
-        action: 'create',
-        params: { email: 'late.joiner@example.com', name: 'Late Joiner' },
-      },
+    const made = await api.exec('customers', 'create', {
+      email: 'late.joiner@example.com',
+      name: 'Late Joiner',
     });
     assert.equal(made.status, 200, made.body);
     const created = made.json.result.created as number;
     assert.ok(created > newestSeeded);
-    await waitFor(
-      'the new customer indexed',
-      async () => {
-        const s = await entityState(h, token, id, 'customers');
-        return s?.entity_count === 31 ? s : undefined;
-      },
-      30_000,
-    );
-    const found = await search('customers', {
+    await api.waitCount('customers', 31);
+    const found = await api.search('customers', {
       query: { filter: { gt: { created: new Date(newestSeeded * 1000).toISOString() } } },
     });
     assert.equal(found.status, 200, found.body);
@@ -669,7 +593,7 @@ describe('Stripe in the Context Store', () => {
       bounds.every((b) => b === newestSeeded || b === created),
       `bounds ${bounds}`,
     );
-    const state = await entityState(h, token, id, 'customers');
+    const state = await api.state('customers');
     assert.equal(state?.last_error, null);
   });
 });

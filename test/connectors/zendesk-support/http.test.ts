@@ -2,7 +2,14 @@
 // the Zendesk fake (test/connectors/zendesk-support/fake), from connector creation to execute and its errors.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Harness, startHarness } from '../../helpers/harness.ts';
+import {
+  closeAll,
+  connectorApi,
+  countConnectors,
+  createConnector,
+  startWithFake,
+} from '../../helpers/connector-api.ts';
+import type { Harness } from '../../helpers/harness.ts';
 import {
   startZendeskFake,
   ZENDESK_FAKE_API_TOKEN,
@@ -24,27 +31,16 @@ describe('Zendesk Support through the HTTP API', () => {
   let token: string;
   let connectorId: string;
 
-  const create = (body: Record<string, unknown>) =>
-    h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', name: 'helpdesk', ...body },
-    });
-  const exec = (body: unknown, id = connectorId) =>
-    h.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, token, body });
-  const count = async () =>
-    (await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token })).json.data
-      .length as number;
+  const create = (body: Record<string, unknown>) => createConnector(h, token, { name: 'helpdesk', ...body });
+  const exec = (body: unknown, id = connectorId) => connectorApi(h, token, id).send(body);
+  const count = () => countConnectors(h, token);
 
   before(async () => {
     fake = await startZendeskFake();
-    h = await startHarness({ CES_UPSTREAM_OVERRIDES: JSON.stringify({ 'zendesk-support': fake.url }) });
-    token = await h.token();
+    ({ h, token } = await startWithFake('zendesk-support', fake.url));
   });
   after(async () => {
-    await h.close();
-    await fake.close();
+    await closeAll(h, fake);
     assert.deepEqual(
       fake.unhandled.map((r) => `${r.method} ${r.path}`),
       [],
