@@ -112,8 +112,14 @@ export const ContextStoreSchema = Type.Object(
     incremental: Type.Optional(
       Type.Object(
         {
-          param: Name,
+          /** The list param that filters by update time; absent with `order: descending`. */
+          param: Type.Optional(Name),
           field: FieldPath,
+          /**
+           * `descending`: the list can't filter by update time but can sort by it, newest first (Notion's search
+           * by `last_edited_time`): a refresh reads until the first record older than the bound, then stops.
+           */
+          order: Type.Optional(Type.Literal('descending')),
           start_from: Type.Optional(Name),
           /**
            * `iso8601` (default, second precision), `unix_seconds`, `unix_ms`, or `datetime_minutes`

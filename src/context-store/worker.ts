@@ -274,7 +274,7 @@ export class SyncWorker {
       const partition = partitions[at.partition] ?? {};
       const params: Record<string, unknown> = { ...(spec.params ?? {}), ...partition };
       const since = at.bounds[partitionKey(partition)] ?? at.start;
-      if (inc && since)
+      if (inc?.param !== undefined && since)
         params[inc.param] = boundFor(inc.param, formatBound(since, inc.format, inc.lookback_seconds));
       if (inc?.until && at.until) params[inc.until] = boundFor(inc.until, formatBound(at.until, inc.format));
       if (at.cursor) params.cursor = at.cursor;
@@ -324,11 +324,21 @@ export class SyncWorker {
         // ascending), so the pass goes on instead of failing at the cap.
         const requery =
           more && spec.query_cap !== undefined && inc !== undefined && read + records.length > spec.query_cap;
+        // A list read newest first (no filter to send): once a record is older than the bound, the rest are too.
+        const bound = inc?.order === 'descending' ? (cp.bounds[key] ?? cp.start) : null;
+        const boundMs = bound ? Date.parse(bound) - (inc?.lookback_seconds ?? 0) * 1000 : Number.NaN;
+        const reachedBound =
+          incField !== undefined &&
+          Number.isFinite(boundMs) &&
+          records.some((r) => {
+            const ms = columnValue(incField, r);
+            return typeof ms === 'number' && ms < boundMs;
+          });
         const progressed = highs[key] !== undefined && highs[key] !== cp.bounds[key];
         const next: SyncCheckpoint =
           requery && progressed
             ? { ...cp, cursor: null, highs, bounds: { ...cp.bounds, [key]: highs[key] as string }, read: 0 }
-            : more
+            : more && !reachedBound
               ? { ...cp, cursor: out.connector_metadata.end_cursor, highs, read }
               : { ...cp, partition: cp.partition + 1, cursor: null, highs, read: 0 };
         if (!this.stopping && next.partition < partitions.length) pending = fetchPage(next);

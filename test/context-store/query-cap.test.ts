@@ -134,3 +134,91 @@ describe('context store: a capped query starts again from the largest value seen
     );
   });
 });
+
+describe('context store: a list read newest first is refreshed down to what is already stored', () => {
+  let h: Harness;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let token: string;
+  let id: string;
+  /** 12 records, one a day, newest first; record r13 appears later. */
+  const rows = Array.from({ length: 12 }, (_, i) => ({
+    id: `r${i + 1}`,
+    edited: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+  }));
+  const pagesAsked = () =>
+    server.seen.filter((r: SeenRequest) => r.url.startsWith('/things')).map((r) => r.url);
+
+  before(async () => {
+    server = await startServer((req, res) => {
+      if (req.url === '/me') return json(res, 200, { id: 'me' });
+      const offset = Number(new URL(req.url, 'http://x').searchParams.get('offset') ?? 0);
+      const newestFirst = [...rows].sort((a, b) => b.edited.localeCompare(a.edited));
+      const results = newestFirst.slice(offset, offset + PAGE);
+      json(res, 200, { results, ...(offset + PAGE < rows.length ? { next: String(offset + PAGE) } : {}) });
+    });
+    const yaml = YAML.replace(
+      /entities:[\s\S]*$/,
+      `entities:
+  - name: things
+    description: Things, newest edit first.
+    primary_key: [id]
+    actions:
+      list:
+        description: Things, newest edit first.
+        request: { method: GET, path: /things }
+        record_selector: [results]
+        pagination: { type: body_cursor, cursor_path: [next], param: offset }
+    context_store:
+      incremental: { field: edited, order: descending }
+      fields:
+        - { name: id, type: string }
+        - { name: edited, type: timestamp }
+`,
+    );
+    const registry = new DefinitionRegistry([parseDefinition(yaml, 'cappy.yaml')]);
+    h = await startHarness(
+      {
+        CES_UPSTREAM_OVERRIDES: JSON.stringify({ cappy: server.url }),
+        CES_SYNC_POLL_MS: '20',
+        CES_SYNC_INTERVAL_SECONDS: '1',
+        CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
+      },
+      { registry },
+    );
+    token = await h.token();
+    const res = await h.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      token,
+      body: { workspace_name: 'default', connector_type: 'cappy', credentials: { key: 'k' } },
+    });
+    assert.equal(res.status, 200, res.body);
+    id = res.json.id;
+    await h.deps.worker.start();
+  });
+
+  after(async () => {
+    await h?.close();
+    await server?.close();
+  });
+
+  test('the backfill reads every page; a refresh stops at the first page older than the newest stored', async () => {
+    await waitFor('things Ready', async () => {
+      const s = await entityState(h, token, id, 'things');
+      return s?.status === 'Ready' && s.entity_count === 12 ? s : undefined;
+    });
+    assert.equal(pagesAsked().length, 6, 'the backfill reads all 6 pages');
+    const mark = pagesAsked().length;
+    rows.push({ id: 'r13', edited: new Date(Date.UTC(2024, 0, 20)).toISOString() });
+    await waitFor('r13 indexed', async () => {
+      const s = await entityState(h, token, id, 'things');
+      return s?.entity_count === 13 ? s : undefined;
+    });
+    // The refresh that found r13 read its first page (r13, r12: r12 is the newest stored, not older) and the
+    // second (r11 is older): two pages, not six.
+    const refresh = pagesAsked().slice(mark);
+    assert.ok(refresh.length >= 2, JSON.stringify(refresh));
+    assert.deepEqual(refresh.slice(0, 2), ['/things', '/things?offset=2']);
+    assert.ok(!refresh.includes('/things?offset=4'), JSON.stringify(refresh));
+  });
+});

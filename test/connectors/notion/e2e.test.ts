@@ -397,7 +397,7 @@ describe('Notion in the Context Store', () => {
     assert.ok(
       searches.some(
         (b) =>
-          b.filter.value === 'page' && b.page_size === 100 && b.sort.direction === 'ascending' && !b.query,
+          b.filter.value === 'page' && b.page_size === 100 && b.sort.direction === 'descending' && !b.query,
       ),
     );
     const pages = await search('pages', {
