@@ -62,15 +62,26 @@ describe('context store sync and search (GitHub)', () => {
     assert.equal(res.json.context_store.status, 'Loading');
     const entities = res.json.context_store.entities.map((e: { entity: string }) => e.entity);
     assert.deepEqual(entities, [
+      'repositories',
       'issues',
       'pull_requests',
+      'comments',
       'commits',
       'releases',
       'labels',
+      'users',
       'branches',
       'milestones',
+      'org_repositories',
+      'organizations',
+      'pr_comments',
+      'reviews',
+      'stargazers',
       'tags',
+      'teams',
       'discussions',
+      'projects',
+      'project_items',
       'viewer_repositories',
     ]);
     for (const e of res.json.context_store.entities) {
@@ -114,8 +125,9 @@ describe('context store sync and search (GitHub)', () => {
         (f: { name: string; type: string }) => f.name === 'title' && f.type === 'string',
       ),
     );
-    const repositories = res.json.entities.find((e: { name: string }) => e.name === 'repositories');
-    assert.equal(repositories.context_store, null);
+    // A get-only entity has nothing the sync could page through.
+    const viewer = res.json.entities.find((e: { name: string }) => e.name === 'viewer');
+    assert.equal(viewer.context_store, null);
   });
 
   test('the backfill makes every entity Ready with the provider’s counts', async () => {
@@ -146,7 +158,8 @@ describe('context store sync and search (GitHub)', () => {
       assert.ok(e.backfilled_at);
     }
     const record = await h.inject({ method: 'GET', url: `/api/v1/integrations/connectors/${id}`, token });
-    assert.deepEqual(record.json.context_store, { status: 'Ready', entity_count: 96 });
+    // 96, and the 2 stargazers of ces-demo/widgets; the entities whose replication_config keys are unset index nothing.
+    assert.deepEqual(record.json.context_store, { status: 'Ready', entity_count: 98 });
     const listed = await h.inject({
       method: 'GET',
       url: '/api/v1/integrations/connectors?workspace_name=default',
@@ -257,7 +270,7 @@ describe('context store sync and search (GitHub)', () => {
     const unknownEntity = await search({ query: {} }, 'gists');
     assert.equal(unknownEntity.status, 422);
     assert.equal(unknownEntity.json.code, 'UNKNOWN_ENTITY');
-    const notIndexed = await search({ query: {} }, 'repositories');
+    const notIndexed = await search({ query: {} }, 'file_content');
     assert.equal(notIndexed.status, 422);
     assert.match(notIndexed.json.message, /not indexed/);
   });

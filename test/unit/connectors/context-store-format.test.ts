@@ -469,15 +469,26 @@ describe('context_store in the shipped definitions', () => {
 
   it('replicates the entities whose list can be synced, suggesting the main ones', () => {
     assert.deepEqual(declared('github'), {
+      repositories: false,
       issues: true,
       pull_requests: false,
+      comments: false,
       commits: false,
       releases: false,
       labels: false,
+      users: false,
       branches: false,
       milestones: false,
+      org_repositories: false,
+      organizations: false,
+      pr_comments: false,
+      reviews: false,
+      stargazers: false,
       tags: false,
+      teams: false,
       discussions: false,
+      projects: false,
+      project_items: false,
       viewer_repositories: false,
     });
     assert.deepEqual(declared('zendesk-support'), {

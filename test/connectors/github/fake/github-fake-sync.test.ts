@@ -251,7 +251,7 @@ describe('the GitHub definition’s context_store against the fake', () => {
       ...spec.params,
       owner,
       repo: 'alpha',
-      [spec.incremental.param]: bound,
+      [spec.incremental.param ?? 'since']: bound,
     });
     assert.deepEqual(
       refresh.map((i) => i.title),
