@@ -19,7 +19,9 @@ export function checkContextStore(
 ): void {
   checkIndexedFields(spec, at, out);
   if (spec.query_cap !== undefined && spec.incremental?.param === undefined)
-    out.push(`${at}/query_cap: a new query starts from the incremental field, so it needs incremental with a param`);
+    out.push(
+      `${at}/query_cap: a new query starts from the incremental field, so it needs incremental with a param`,
+    );
   const action = spec.action ?? 'list';
   const list = entity.actions[action];
   if (list === undefined) {
@@ -87,7 +89,9 @@ export function checkContextStore(
     // Either a filter param receives the bound, or the list is read newest first until a record is older.
     if (inc.param !== undefined && inc.order === undefined) boundParam(inc.param, 'param');
     else if ((inc.param === undefined) === (inc.order === undefined))
-      out.push(`${pat}: needs exactly one of param (a filter) or order: descending (a sorted list read until the bound)`);
+      out.push(
+        `${pat}: needs exactly one of param (a filter) or order: descending (a sorted list read until the bound)`,
+      );
     if (inc.order !== undefined && (inc.until !== undefined || inc.earliest !== undefined))
       out.push(`${pat}/order: a sorted read has no window (until, earliest)`);
     const field = spec.fields.find((f) => f.name === inc.field);

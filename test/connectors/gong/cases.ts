@@ -32,6 +32,10 @@ export function gongCases(data: Dataset): Cases {
       happy: { filter: january },
       error: { params: { filter: { callIds: ['1'] } }, code: notFound },
     },
+    'calls_extensive.api_search': {
+      happy: { ...january, parties: true },
+      error: forbidden('/calls/extensive', january),
+    },
     'call_transcripts.list': {
       happy: { filter: january },
       error: { params: { filter: { callIds: ['1'] } }, code: notFound },

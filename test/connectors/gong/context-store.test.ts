@@ -50,8 +50,11 @@ describe('context store sync of Gong calls', () => {
       assert.equal(page.get('toDateTime'), first?.get('toDateTime'));
       assert.ok(page.get('cursor'));
     }
-    // Searchable by the declared fields.
+    // Searchable by the declared fields, once the connector's other entities (calls_extensive) are too.
     const host = fake.data.calls[0]?.primaryUserId;
+    await waitFor('the Context Store searchable', async () =>
+      (await api.search('calls', { query: {} })).status === 200 ? true : undefined,
+    );
     const res = await api.search('calls', {
       query: { filter: { eq: { primaryUserId: host } } },
       limit: 1000,

@@ -510,10 +510,14 @@ describe('context_store in the shipped definitions', () => {
       group_memberships: false,
       organization_memberships: false,
       articles: true,
+      ticket_comments: true,
+      ticket_audits: false,
+      article_attachments: false,
     });
     assert.deepEqual(declared('gong'), {
       users: true,
       calls: true,
+      calls_extensive: false,
       workspaces: false,
       stats_activity_scorecards: true,
       settings_scorecards: true,
