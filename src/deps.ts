@@ -4,14 +4,14 @@ import type { Config } from './config/index.ts';
 import { DefinitionRegistry } from './connectors/registry.ts';
 import { ConnectorRuntime } from './connectors/runtime/executor.ts';
 import { definitionLayouts } from './context-store/layout.ts';
-import { SyncWorker } from './context-store/worker.ts';
+import { loadServerSecrets } from './core/admin/server-secrets.ts';
+import { SyncWorker } from './core/sync/worker.ts';
 import { TokenAttemptLimiter } from './core/tokens/attempt-limiter.ts';
 import { type Keyring, loadKeyring } from './security/keyring.ts';
-import { loadServerSecrets } from './security/server-secrets.ts';
 import { TokenService } from './security/tokens.ts';
 import { Vault } from './security/vault.ts';
+import { openStore } from './store/open.ts';
 import type { Store } from './store/port.ts';
-import { openSqliteStore } from './store/sqlite/index.ts';
 
 export interface Deps extends AppDeps {
   config: Config;
@@ -45,11 +45,7 @@ export async function buildDeps(
   const now = options.now ?? (() => new Date());
   const keyring = loadKeyring(config.masterKeys, config.dataDir);
   const vault = new Vault(keyring.keys);
-  const { store, applied } = await openSqliteStore({
-    file: config.databaseFile,
-    migrate: true,
-    search: config.search,
-  });
+  const { store, applied } = await openStore(config);
   try {
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
     await assertKeysMatch(store, keyring);

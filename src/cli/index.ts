@@ -7,7 +7,7 @@ import { rotateKeys } from '../core/admin/rotate-keys.ts';
 import { buildDeps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
 import { loadKeyring, masterKey, writeKeyFile } from '../security/keyring.ts';
-import { openSqliteStore } from '../store/sqlite/index.ts';
+import { openStore } from '../store/open.ts';
 
 export const USAGE = `Usage: ces <command>
 
@@ -43,7 +43,7 @@ export async function runCli(config: Config, argv: string[]): Promise<number> {
   const now = new Date().toISOString();
 
   if (group === 'migrate') {
-    const { store, applied } = await openSqliteStore({ file: config.databaseFile, migrate: true });
+    const { store, applied } = await openStore(config);
     await store.close();
     print({ applied });
     return 0;
@@ -51,7 +51,7 @@ export async function runCli(config: Config, argv: string[]): Promise<number> {
 
   if (group === 'keys' && verb === 'rotate') {
     const keyring = loadKeyring(config.masterKeys, config.dataDir);
-    const { store } = await openSqliteStore({ file: config.databaseFile, migrate: true });
+    const { store } = await openStore(config);
     try {
       if (keyring.source === 'file' && keyring.file) {
         const fresh = masterKey(randomBytes(32));

@@ -1,9 +1,9 @@
 import type { DefinitionRegistry } from '../connectors/registry.ts';
 import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
-import type { ServerSecrets } from '../security/server-secrets.ts';
 import type { TokenService } from '../security/tokens.ts';
 import type { Vault } from '../security/vault.ts';
 import type { Store } from '../store/port.ts';
+import type { ServerSecrets } from './admin/server-secrets.ts';
 import { DomainError } from './errors.ts';
 import type { TokenAttemptLimiter } from './tokens/attempt-limiter.ts';
 

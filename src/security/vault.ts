@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { StoredCredentials } from '../store/port.ts';
 import type { MasterKey } from './keyring.ts';
 
 const VERSION = 'v1';
@@ -8,6 +7,12 @@ const VERSION = 'v1';
  * AES-256-GCM with a fresh 96-bit IV per value. The AAD binds a ciphertext to the row it belongs to, so a
  * ciphertext copied into another row (another tenant's connector) fails to decrypt instead of being used.
  */
+/** A secret as stored: AES-256-GCM ciphertext (base64) and the id of the master key that sealed it. */
+export interface StoredCredentials {
+  ciphertext: string;
+  key_id: string;
+}
+
 export class Vault {
   private readonly byId: Map<string, Buffer>;
 

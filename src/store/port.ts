@@ -1,5 +1,6 @@
 import type { EntityLayout } from '../context-store/layout.ts';
 import type { SearchRequest } from '../context-store/query.ts';
+import type { StoredCredentials } from '../security/vault.ts';
 
 /**
  * The store port: what core needs from persistence. Adapters (SQLite now, PostgreSQL later) implement it.
@@ -61,10 +62,8 @@ export interface Connector {
 }
 
 /** Encrypted credentials as stored: a distinct type so a decrypted value can never be mistaken for it. */
-export interface StoredCredentials {
-  ciphertext: string;
-  key_id: string;
-}
+// The vault's envelope (security owns its shape); stored as it is.
+export type { StoredCredentials };
 
 export interface NewConnector {
   id: string;

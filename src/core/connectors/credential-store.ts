@@ -12,6 +12,7 @@
  */
 import type { ResolvedCredentials } from '../../connectors/credentials.ts';
 import { type CredentialStore, RefreshRejectedError } from '../../connectors/runtime/oauth2.ts';
+import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { Connector, StoredCredentials } from '../../store/port.ts';
 import type { CoreDeps } from '../context.ts';
@@ -93,5 +94,27 @@ export function connectorCredentialStore(
       // Unreachable in practice (three key rotations during one refresh); the new tokens still serve this call.
       return next;
     },
+  };
+}
+
+/**
+ * "Open a connector call": what every runtime call on a stored connector needs (its definition, its decrypted
+ * credentials, its settings, and where a refresh stores rotated tokens). Execute and the sync both start here.
+ */
+export function openConnectorCall(
+  deps: Pick<CoreDeps, 'store' | 'vault'>,
+  organizationId: string,
+  connector: Pick<Connector, 'id' | 'replication_config'>,
+  stored: StoredCredentials,
+  definition: ConnectorDefinition,
+) {
+  return {
+    connectorId: connector.id,
+    definition,
+    credentials: JSON.parse(
+      deps.vault.decrypt(stored, connectorAad(organizationId, connector.id)),
+    ) as ResolvedCredentials,
+    config: connector.replication_config,
+    credentialStore: connectorCredentialStore(deps, organizationId, connector.id, stored),
   };
 }

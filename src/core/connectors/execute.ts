@@ -1,14 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import type { ResolvedCredentials } from '../../connectors/credentials.ts';
 import type { DownloadResult } from '../../connectors/runtime/download.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import { assertHeaderParam, liftExecuteAliases } from '../../connectors/runtime/params.ts';
-import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { SEARCH_ACTIONS, searchContextStore } from './context-store.ts';
-import { assertCredentialsUsable, connectorCredentialStore } from './credential-store.ts';
+import { assertCredentialsUsable, openConnectorCall } from './credential-store.ts';
 import { connectorNotFound, definitionOf } from './lookup.ts';
 
 export interface ExecuteInput {
@@ -71,20 +69,11 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
   // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
   deps.runtime.validate(def, input.entity, input.action, params);
 
-  const credentials = JSON.parse(
-    deps.vault.decrypt(stored, connectorAad(ctx.organizationId, id)),
-  ) as ResolvedCredentials;
-  const credentialStore = connectorCredentialStore(deps, ctx.organizationId, id, stored);
-
   const call = {
-    connectorId: id,
-    definition: def,
-    credentials,
-    config: connector.replication_config,
+    ...openConnectorCall(deps, ctx.organizationId, connector, stored, def),
     entity: input.entity,
     action: input.action,
     params,
-    credentialStore,
     holdUntil: input.holdUntil,
   };
   if (input.action === 'download') {

@@ -15,14 +15,11 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { ResolvedCredentials } from '../connectors/credentials.ts';
-import type { DefinitionRegistry } from '../connectors/registry.ts';
-import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
-import type { ConnectorDefinition } from '../connectors/schema.ts';
-import { connectorCredentialStore } from '../core/connectors/credential-store.ts';
-import { isDomainError } from '../core/errors.ts';
-import type { Vault } from '../security/vault.ts';
-import { connectorAad } from '../security/vault.ts';
+import type { DefinitionRegistry } from '../../connectors/registry.ts';
+import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
+import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { columnValue, definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
+import type { Vault } from '../../security/vault.ts';
 import type {
   EncodedRecords,
   EntitySyncStatus,
@@ -30,8 +27,9 @@ import type {
   SyncCheckpoint,
   SyncJob,
   SyncPass,
-} from '../store/port.ts';
-import { columnValue, definitionLayouts, type EntityLayout } from './layout.ts';
+} from '../../store/port.ts';
+import { openConnectorCall } from '../connectors/credential-store.ts';
+import { isDomainError } from '../errors.ts';
 import { type ListEntity, resolvePartitions } from './partitions.ts';
 
 export interface SyncWorkerOptions {
@@ -191,15 +189,7 @@ export class SyncWorker {
       );
       return;
     }
-    const call = {
-      connectorId: connector.id,
-      definition: def,
-      credentials: JSON.parse(
-        this.deps.vault.decrypt(stored, connectorAad(job.organization_id, connector.id)),
-      ) as ResolvedCredentials,
-      config: connector.replication_config,
-      credentialStore: connectorCredentialStore(this.deps, job.organization_id, connector.id, stored),
-    };
+    const call = openConnectorCall(this.deps, job.organization_id, connector, stored, def);
     const list = (entity: string, params: Record<string, unknown>, action: 'list' | 'api_search' = 'list') =>
       this.deps.runtime.execute({ ...call, entity, action, params });
 

@@ -3,8 +3,8 @@
  * `repositories: ["owner/repo", "owner/*"]`), each turned into list params by the definition's pattern, a
  * wildcard item expanded by listing another entity (an owner's repositories).
  */
-import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
-import { type EntityLayout, valueAt } from './layout.ts';
+import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
+import { type EntityLayout, valueAt } from '../../context-store/layout.ts';
 
 /** Reads one page of an entity's collection: its `list`, or the `api_search` a Context Store declares. */
 export type ListEntity = (

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../store/port.ts';
-import { serverSecretAad, type Vault } from './vault.ts';
+import { serverSecretAad, type Vault } from '../../security/vault.ts';
+import type { Store } from '../../store/port.ts';
 
 /**
  * Secrets the server itself needs (token signing, client-secret hashing, cursor signing) live in the database,
