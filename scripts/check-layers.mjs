@@ -1,7 +1,8 @@
 // The dependency direction of docs in ../shared/conventions.md, checked over every relative import under src/
 // (run by `npm run lint`; test/unit/layers.test.ts checks the rules themselves):
 //   http, cli → core → {connectors, context-store, security, store/port}; store adapters implement the port and
-//   never import core; connectors and context-store never import core, http or an adapter; security imports only
+//   never import core; connectors and context-store never import core, http or an adapter (context-store, the
+//   domain the port stores, not even the store); security imports only
 //   config; the store adapter is chosen in one place (src/store/open.ts). Every layer may use core/errors.ts.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,12 @@ const RULES = [
       (is.core(to) && to !== KERNEL) || is.http(to) || is.cli(to) || is.composition(to)
         ? 'connectors and context-store never import core, http, cli or the composition root'
         : null,
+  },
+  {
+    // The store port stores the Context Store's domain types: the domain never reaches back into the store.
+    from: is.contextStore,
+    wrong: (to) =>
+      is.store(to) ? 'context-store is the domain the store port stores; it never imports the store' : null,
   },
   {
     from: is.security,

@@ -10,7 +10,7 @@
  * An entity that failed before storing anything does not hold the others back: it is reported with its reason
  * and answers CONTEXT_STORE_NOT_READY, while the rest become searchable.
  */
-import type { EntitySyncState } from '../store/port.ts';
+import type { EntitySyncState } from './sync-state.ts';
 
 export type ConnectorStoreStatus = 'Loading' | 'Building Preview' | 'Preview' | 'Ready' | 'Failed';
 

@@ -20,6 +20,7 @@ describe('layers', () => {
       ['src/core/connectors/create.ts', 'src/store/sqlite/index.ts'],
       ['src/connectors/runtime/executor.ts', 'src/core/context.ts'],
       ['src/context-store/query.ts', 'src/http/errors.ts'],
+      ['src/context-store/status.ts', 'src/store/port.ts'],
       ['src/security/vault.ts', 'src/store/port.ts'],
       ['src/core/connectors/execute.ts', 'src/http/presenters.ts'],
     ];
