@@ -332,6 +332,19 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   checkGraphql(action, at, out);
 }
 
+/** Placeholders that stand inside longer text of a template (not a whole string). */
+function textPlaceholders(template: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (node: unknown) => {
+    if (typeof node === 'string') {
+      if (!/^\{[^{}]+\}$/.test(node)) for (const name of placeholders(node)) out.add(name);
+    } else if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(template);
+  return [...out];
+}
+
 /** Each variant names declared params, and its path only declared params that are path params everywhere. */
 function checkVariants(action: ActionDefinition, at: string, out: string[]): void {
   const params = action.params ?? {};
@@ -375,6 +388,14 @@ function checkBodyTemplate(action: ActionDefinition, at: string, out: string[]):
     if (param === undefined) out.push(`${at}/request/body: placeholder {${name}} is not a declared param`);
     else if (placementOf(name, param, req) !== 'body')
       out.push(`${at}/params/${name}/in: the body template places it, so it must be a body param`);
+  }
+  // A value written into longer text (a query language: Jira's JQL) must be kept from rewriting it.
+  for (const name of textPlaceholders(req.body)) {
+    const param = params[name];
+    if (param?.type === 'string' && !param.pattern && !param.enum && !param.format)
+      out.push(
+        `${at}/params/${name}: the body template writes it into text, so it needs a pattern, enum or format`,
+      );
   }
   const members = new Set(Object.keys(req.body));
   for (const [name, param] of Object.entries(params)) {

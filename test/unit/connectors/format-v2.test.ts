@@ -95,7 +95,7 @@ entities:
       api_search:
         description: A search whose body nests the params.
         params:
-          email: { type: string, description: Email equals. }
+          email: { type: string, pattern: "^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$", description: Email equals. }
           since: { type: string, description: Modified since. }
           limit: { type: integer, api_name: page_size, description: Size. }
         request:
@@ -512,6 +512,17 @@ describe('format v2 load-time checks', () => {
         d.credential_options[1].auth.name = 'Bad Header';
       }),
       ['widgetly.yaml: /credential_options/1/auth/name: not an HTTP header name'],
+    );
+  });
+
+  it('refuses a free-text param written into template text (it could rewrite a query language)', () => {
+    assert.deepEqual(
+      errorsWith((d) => {
+        delete d.entities[0].actions.api_search.params.email.pattern;
+      }),
+      [
+        'widgetly.yaml: /entities/0/actions/api_search/params/email: the body template writes it into text, so it needs a pattern, enum or format',
+      ],
     );
   });
 
