@@ -60,6 +60,25 @@ entities:
         - { name: modified, type: timestamp }
 `;
 
+/** A harness syncing one Cappy connector (the definition `yaml`) against `upstream`, its worker started. */
+async function syncing(yaml: string, upstream: string, env: Record<string, string> = {}) {
+  const registry = new DefinitionRegistry([parseDefinition(yaml, 'cappy.yaml')]);
+  const h = await startHarness(
+    { CES_UPSTREAM_OVERRIDES: JSON.stringify({ cappy: upstream }), CES_SYNC_POLL_MS: '20', ...env },
+    { registry },
+  );
+  const token = await h.token();
+  const res = await h.inject({
+    method: 'POST',
+    url: '/api/v1/integrations/connectors',
+    token,
+    body: { workspace_name: 'default', connector_type: 'cappy', credentials: { key: 'k' } },
+  });
+  assert.equal(res.status, 200, res.body);
+  await h.deps.worker.start();
+  return { h, token, id: res.json.id as string };
+}
+
 describe('context store: a capped query starts again from the largest value seen', () => {
   let h: Harness;
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -91,21 +110,7 @@ describe('context store: a capped query starts again from the largest value seen
         ...(offset + PAGE < matching.length ? { next: String(offset + PAGE) } : {}),
       });
     });
-    const registry = new DefinitionRegistry([parseDefinition(YAML, 'cappy.yaml')]);
-    h = await startHarness(
-      { CES_UPSTREAM_OVERRIDES: JSON.stringify({ cappy: server.url }), CES_SYNC_POLL_MS: '20' },
-      { registry },
-    );
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', connector_type: 'cappy', credentials: { key: 'k' } },
-    });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await h.deps.worker.start();
+    ({ h, token, id } = await syncing(YAML, server.url));
   });
 
   after(async () => {
@@ -175,26 +180,10 @@ describe('context store: a list read newest first is refreshed down to what is a
         - { name: edited, type: timestamp }
 `,
     );
-    const registry = new DefinitionRegistry([parseDefinition(yaml, 'cappy.yaml')]);
-    h = await startHarness(
-      {
-        CES_UPSTREAM_OVERRIDES: JSON.stringify({ cappy: server.url }),
-        CES_SYNC_POLL_MS: '20',
-        CES_SYNC_INTERVAL_SECONDS: '1',
-        CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
-      },
-      { registry },
-    );
-    token = await h.token();
-    const res = await h.inject({
-      method: 'POST',
-      url: '/api/v1/integrations/connectors',
-      token,
-      body: { workspace_name: 'default', connector_type: 'cappy', credentials: { key: 'k' } },
-    });
-    assert.equal(res.status, 200, res.body);
-    id = res.json.id;
-    await h.deps.worker.start();
+    ({ h, token, id } = await syncing(yaml, server.url, {
+      CES_SYNC_INTERVAL_SECONDS: '1',
+      CES_SYNC_FULL_INTERVAL_SECONDS: '3600',
+    }));
   });
 
   after(async () => {

@@ -257,27 +257,5 @@ export function listBody(type: string, results: unknown[], next_cursor: string |
   return { object: 'list', results, next_cursor, has_more, type, [type]: {}, request_id: requestId() };
 }
 
-/**
- * Notion's per-connection limit: bursts up to `perSecond` requests, refilled at `perSecond` a second. Off unless
- * configured.
- */
-export class RateLimiter {
-  private tokens: number;
-  private at = Date.now();
-
-  constructor(private readonly perSecond: number | undefined) {
-    this.tokens = perSecond ?? 0;
-  }
-
-  /** Whole seconds to wait (Retry-After), or undefined when the request may proceed. */
-  take(now = Date.now()): number | undefined {
-    if (this.perSecond === undefined || this.perSecond <= 0) return undefined;
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.at) / 1000) * this.perSecond);
-    this.at = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
-      return undefined;
-    }
-    return Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
-  }
-}
+/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
+export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';

@@ -163,30 +163,8 @@ export function tsOf(seconds: number, micros = 0): string {
   return `${String(seconds).padStart(10, '0')}.${String(micros).padStart(6, '0')}`;
 }
 
-/**
- * Per-workspace request budget as a token bucket: bursts up to `perSecond`, refilled at `perSecond` a
- * second. Off unless configured.
- */
-export class RateLimiter {
-  private tokens: number;
-  private at = Date.now();
-
-  constructor(private readonly perSecond: number | undefined) {
-    this.tokens = perSecond ?? 0;
-  }
-
-  /** Whole seconds to wait (Retry-After), or undefined when the request may go through. */
-  take(now = Date.now()): number | undefined {
-    if (this.perSecond === undefined || this.perSecond <= 0) return undefined;
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.at) / 1000) * this.perSecond);
-    this.at = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
-      return undefined;
-    }
-    return Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
-  }
-}
+/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
+export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';
 
 /** Slack's body for an HTTP status injected with failNext when the fault brings none. */
 export function defaultFaultBody(status: number, path: string): unknown {
