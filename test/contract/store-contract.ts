@@ -1,0 +1,20 @@
+// The store contract: what every adapter of the store port (src/store/port.ts) must do, checked through the
+// port alone (no SQL), so the SQLite adapter today and the PostgreSQL adapter later run the same suite.
+// Each test gets a fresh, empty store from `open`.
+//
+// Covered: organizations, accounts, applications, workspaces, connectors, serverSecrets, transaction, ping.
+// Out of scope: the Context Store repo (`store.contextStore`), which has its own tests.
+import { connectorsContract } from './connectors.ts';
+import type { OpenedStore } from './fixtures.ts';
+import { secretsContract } from './secrets.ts';
+import { tenantsContract } from './tenants.ts';
+import { workspacesContract } from './workspaces.ts';
+
+export type { OpenedStore };
+
+export function storeContract(name: string, open: () => Promise<OpenedStore>): void {
+  tenantsContract(name, open);
+  workspacesContract(name, open);
+  connectorsContract(name, open);
+  secretsContract(name, open);
+}
