@@ -207,7 +207,6 @@ export interface Store {
 // The sync's domain types live in the Context Store domain; the port stores them as they are.
 export type { EntitySyncStatus, SyncPass, SyncCheckpoint, EntitySyncState, NextPass, SyncJob };
 
-/** The index side of one entity: what the worker writes and search reads. */
 /**
  * Records made ready for writing by `ContextStoreRepo.encode` (for SQLite: serialised rows). Encoding is most
  * of a write's cost outside the database, so the sync loop encodes each page as it arrives, while the next
@@ -218,6 +217,7 @@ export interface EncodedRecords {
   readonly rows: unknown;
 }
 
+/** The index side of one entity: what the worker writes (and search reads). */
 export interface IndexPage {
   layout: EntityLayout;
   /** pages encoded by `encode` with this layout, in the order read */
@@ -244,10 +244,6 @@ export interface ContextStoreRepo {
    */
   claim(owner: string, now: string, leaseUntil: string): Promise<SyncJob | undefined>;
   /**
-   * Writes a page of records and the checkpoint after it in one transaction, if `job`'s lease is still ours
-   * (false: it was lost, nothing written). Extends the lease.
-   */
-  /**
    * Prepares records for commitPage (synchronous: no I/O). Records without their primary key are left out:
    * they can't be kept in step. `generation` is the pass's; `syncedAt` the time they were read.
    */
@@ -258,6 +254,10 @@ export interface ContextStoreRepo {
     generation: number,
     syncedAt: string,
   ): EncodedRecords;
+  /**
+   * Writes a page of records and the checkpoint after it in one transaction, if `job`'s lease is still ours
+   * (false: it was lost, nothing written). Extends the lease.
+   */
   commitPage(
     job: SyncJob,
     page: IndexPage,
@@ -284,7 +284,10 @@ export interface ContextStoreRepo {
     outcome: { run_after: string; attempts: number; status?: EntitySyncStatus; last_error?: string | null },
     now: string,
   ): Promise<void>;
-  /** Owners holding leases now (a restarted process frees those of its dead predecessor on the same host). */
+  /**
+   * Owners recorded on leases, expired ones included until another owner takes them over (a restarted process
+   * frees those of its dead predecessor on the same host).
+   */
   leaseOwners(): Promise<string[]>;
   releaseOwner(owner: string): Promise<number>;
   /**

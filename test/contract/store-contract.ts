@@ -2,9 +2,10 @@
 // port alone (no SQL), so the SQLite adapter today and the PostgreSQL adapter later run the same suite.
 // Each test gets a fresh, empty store from `open`.
 //
-// Covered: organizations, accounts, applications, workspaces, connectors, serverSecrets, transaction, ping.
-// Out of scope: the Context Store repo (`store.contextStore`), which has its own tests.
+// Covered: organizations, accounts, applications, workspaces, connectors, serverSecrets, contextStore,
+// transaction, ping.
 import { connectorsContract } from './connectors.ts';
+import { contextStoreContract } from './context-store.ts';
 import type { OpenedStore } from './fixtures.ts';
 import { secretsContract } from './secrets.ts';
 import { tenantsContract } from './tenants.ts';
@@ -17,4 +18,5 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   workspacesContract(name, open);
   connectorsContract(name, open);
   secretsContract(name, open);
+  contextStoreContract(name, open);
 }
