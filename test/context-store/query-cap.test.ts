@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseDefinition } from '../../src/connectors/load.ts';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { entityState } from '../helpers/context-store.ts';
+import { testDefinitionYaml } from '../helpers/definition-yaml.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { json, type SeenRequest, startServer } from '../unit/connectors/helpers.ts';
@@ -18,25 +19,10 @@ const RECORDS = Array.from({ length: 15 }, (_, i) => ({
   modified: new Date(Date.UTC(2024, 0, 1 + Math.floor(i / 2))).toISOString(),
 }));
 
-const YAML = `
-id: 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
-slug: cappy
-name: Cappy
-icon_url: https://cappy.example/icon.svg
-support_level: community
-documentation_url: https://cappy.example/docs
-base_url: https://api.cappy.example
-credential_options:
-  - title: Key
-    description: A key.
-    fields:
-      key: { type: string, title: Key, description: The key., secret: true }
-    required: [key]
-    auth: { type: bearer, token: "{key}" }
-check: { method: GET, path: /me }
-replication_config: { type: object, properties: {} }
-entities:
-  - name: things
+const YAML = testDefinitionYaml(
+  '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  'cappy',
+  `  - name: things
     description: Things, through a capped search.
     primary_key: [id]
     actions:
@@ -58,7 +44,8 @@ entities:
       fields:
         - { name: id, type: string }
         - { name: modified, type: timestamp }
-`;
+`,
+);
 
 /** A harness syncing one Cappy connector (the definition `yaml`) against `upstream`, its worker started. */
 async function syncing(yaml: string, upstream: string, env: Record<string, string> = {}) {
@@ -161,10 +148,10 @@ describe('context store: a list read newest first is refreshed down to what is a
       const results = newestFirst.slice(offset, offset + PAGE);
       json(res, 200, { results, ...(offset + PAGE < rows.length ? { next: String(offset + PAGE) } : {}) });
     });
-    const yaml = YAML.replace(
-      /entities:[\s\S]*$/,
-      `entities:
-  - name: things
+    const yaml = testDefinitionYaml(
+      '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      'cappy',
+      `  - name: things
     description: Things, newest edit first.
     primary_key: [id]
     actions:

@@ -6,31 +6,17 @@ import { parseDefinition } from '../../src/connectors/load.ts';
 import { definitionLayouts, type EntityLayout } from '../../src/context-store/layout.ts';
 import type { SearchRequest } from '../../src/context-store/query.ts';
 import type { SyncCheckpoint, SyncJob } from '../../src/store/port.ts';
+import { testDefinitionYaml } from '../helpers/definition-yaml.ts';
 import { freshStore, newConnector, newOrg, newWorkspace, type OpenedStore, T0, T1, T2 } from './fixtures.ts';
 
 const T3 = '2024-01-04T00:00:00.000Z';
 const T4 = '2024-01-05T00:00:00.000Z';
 
 /** A connector type with two indexed entities: `issues` (searchable by state and number) and `labels`. */
-const YAML = `
-id: 5f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-slug: contracty
-name: Contracty
-icon_url: https://contracty.example/icon.svg
-support_level: community
-documentation_url: https://contracty.example/docs
-base_url: https://api.contracty.example
-credential_options:
-  - title: Key
-    description: A key.
-    fields:
-      key: { type: string, title: Key, description: The key., secret: true }
-    required: [key]
-    auth: { type: bearer, token: "{key}" }
-check: { method: GET, path: /me }
-replication_config: { type: object, properties: {} }
-entities:
-  - name: issues
+const YAML = testDefinitionYaml(
+  '5f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+  'contracty',
+  `  - name: issues
     description: Issues.
     primary_key: [id]
     actions:
@@ -53,7 +39,8 @@ entities:
       fields:
         - { name: id, type: string }
         - { name: name, type: string }
-`;
+`,
+);
 
 const def = parseDefinition(YAML, 'contracty.yaml');
 const layouts = definitionLayouts(def);
