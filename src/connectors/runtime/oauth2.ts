@@ -252,7 +252,8 @@ export function tokenResponse(
     else delete values[EXPIRES_AT];
     return { option: creds.option, values };
   }
-  const named = settings.errorKey !== undefined ? obj[settings.errorKey] : obj.error;
+  // The provider's own key first; RFC 6749's `error` still counts when that one is absent.
+  const named = (settings.errorKey !== undefined ? obj[settings.errorKey] : undefined) ?? obj.error;
   const code =
     typeof named === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(named) ? named : undefined;
   const said = describe(res.status, code, obj.error_description, Object.values(creds.values));

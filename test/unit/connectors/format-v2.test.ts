@@ -336,6 +336,12 @@ describe('token endpoints that answer failures with HTTP 200', () => {
       (err: unknown) =>
         err instanceof Error && !(err instanceof RefreshRejectedError) && /internal_error/.test(err.message),
     );
+    // The RFC's own `error` on a 400 still counts when the declared key (HubSpot's `status`) is absent.
+    const rfc = { ...answer({ error: 'invalid_grant' }), status: 400 };
+    assert.throws(
+      () => tokenResponse(slackish, { ...settings, errorKey: 'status' }, creds, rfc, 0),
+      (err: unknown) => err instanceof RefreshRejectedError,
+    );
     const ok = tokenResponse(slackish, settings, creds, answer({ ok: true, access_token: 'a1' }), 0);
     assert.equal(ok.values.access_token, 'a1');
   });
