@@ -6,9 +6,13 @@
 //              (eq, range + sort, fuzzy, keyword, eq 5 pages deep), beside /healthz (the HTTP floor), the same
 //              queries as hand-written SQL on the database file (the storage floor) and the SQL ces compiles for
 //              them run on that file (what the database costs ces, without HTTP);
-//   size       bytes of ces.db per record after a WAL checkpoint, beside the raw JSON bytes per record.
+//   size       bytes of ces.db per record after a WAL checkpoint (PostgreSQL: of the index table with its
+//              indexes and TOAST), beside the raw JSON bytes per record.
+// Each store of --stores runs the same backfill and searches in turn, in one run: SQLite (a data directory of
+// its own) and PostgreSQL (a database created for the run and dropped after it, on BENCH_POSTGRES_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres). The storage floors are SQLite's only.
 //
-// Usage: npm run bench:context-store [-- --records 1000000 --queries 300 --keep --out context-store.json]
+// Usage: npm run bench:context-store [-- --records 1000000 --queries 300 --stores sqlite,postgres --keep --out context-store.json]
 // (--keep leaves ces's data directory in place; --out names the file under bench/results.)
 
 import fs from 'node:fs';
@@ -17,6 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { type Dispatcher, request } from 'undici';
 import { parseDefinition } from '../src/connectors/load.ts';
 import { entityLayout } from '../src/context-store/layout.ts';
@@ -42,6 +47,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '300' },
     'timeout-s': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    stores: { type: 'string', default: 'sqlite,postgres' },
     out: { type: 'string', default: 'context-store.json' },
   },
 });
@@ -511,15 +517,64 @@ async function main() {
   results.baseline_paging = baseline;
   console.error('baseline', baseline);
 
+  const stores = values.stores.split(',').map((x) => x.trim());
+  const perStore: Record<string, Record<string, unknown>> = {};
+  results.stores = perStore;
+  try {
+    for (const store of stores) {
+      if (store !== 'sqlite' && store !== 'postgres') throw new Error(`unknown store ${store}`);
+      console.error(`--- ${store}`);
+      perStore[store] = await runStore(store, fake.url, fakePid, baseline);
+    }
+  } finally {
+    await stopAll();
+  }
+  writeResults(values.out, results);
+  for (const store of stores) summary(store, { ...results, ...perStore[store] });
+}
+
+/** A database of the run's own on the bench's PostgreSQL server; dropped by `drop`. */
+async function benchDatabase() {
+  const admin = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `ces_bench_${process.pid}`;
+  const exec = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await exec(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function runStore(
+  store: 'sqlite' | 'postgres',
+  fakeUrl: string,
+  fakePid: number,
+  baseline: { records_per_s: number; json_bytes_per_record: number },
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { load_avg_1m_at_start: load1() };
+  const database = store === 'postgres' ? await benchDatabase() : undefined;
   const ces = await startCes(
-    { github: fake.url },
-    { CES_SYNC_POLL_MS: '50', CES_TOKEN_TTL_SECONDS: '86400', CES_UPSTREAM_TIMEOUT_MS: '120000' },
+    { github: fakeUrl },
+    {
+      CES_SYNC_POLL_MS: '50',
+      CES_TOKEN_TTL_SECONDS: '86400',
+      CES_UPSTREAM_TIMEOUT_MS: '120000',
+      ...(database ? { CES_DATABASE_URL: database.url } : {}),
+    },
   );
   const dbFile = path.join(ces.dataDir, 'ces.db');
   try {
     console.error('ces ready; backfilling…');
     const bf = await backfill(ces, fakePid);
-    results.backfill = { ...bf, ratio_to_baseline: round(bf.records_per_s / baseline.records_per_s, 3) };
+    out.backfill = { ...bf, ratio_to_baseline: round(bf.records_per_s / baseline.records_per_s, 3) };
     console.error('backfill', { ...bf, timeline: `${bf.timeline.length} samples` });
 
     const search: Record<string, unknown> = { limit: LIMIT, warmup: WARMUP };
@@ -530,24 +585,37 @@ async function main() {
     }
     search[`eq_page_${DEEP_PAGES + 1}`] = await searchKind(ces.base, ces.token, bf.connector_id, 'eq', true);
     console.error(`eq_page_${DEEP_PAGES + 1}`, search[`eq_page_${DEEP_PAGES + 1}`]);
-    search.storage = storageFloor(dbFile, bf.connector_id);
+    if (store === 'sqlite') search.storage = storageFloor(dbFile, bf.connector_id);
     search.load_avg_1m_after = load1();
-    results.search = search;
+    out.search = search;
 
     await stop(ces.proc);
-    results.size = { ...dbSize(dbFile), raw_json_bytes_per_record: baseline.json_bytes_per_record };
+    const size = database ? await postgresSize(database.url) : dbSize(dbFile);
+    out.size = { ...size, raw_json_bytes_per_record: baseline.json_bytes_per_record };
   } finally {
-    await stopAll();
+    await stop(ces.proc).catch(() => {});
     if (values.keep) console.error(`kept ${ces.dataDir}`);
     else fs.rmSync(ces.dataDir, { recursive: true, force: true });
+    if (database && !values.keep) await database.drop();
   }
-  writeResults(values.out, results);
-  summary(results);
+  return out;
+}
+
+async function postgresSize(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ bytes: string }>(`SELECT pg_total_relation_size('"${TABLE}"') AS bytes`);
+    const bytes = Number(r.rows[0]?.bytes ?? 0);
+    return { bytes, bytes_per_record: Math.round(bytes / N) };
+  } finally {
+    await client.end();
+  }
 }
 
 type Stats = ReturnType<typeof stats>;
 
-function summary(r: Record<string, unknown>) {
+function summary(store: string, r: Record<string, unknown>) {
   const bf = r.backfill as {
     records_per_s: number;
     ratio_to_baseline: number;
@@ -558,12 +626,12 @@ function summary(r: Record<string, unknown>) {
   };
   const base = r.baseline_paging as { records_per_s: number };
   const search = r.search as Record<string, unknown>;
-  const storage = search.storage as Record<string, { hand_sql_ms: Stats; ces_sql_ms: Stats }>;
+  const storage = (search.storage ?? {}) as Record<string, { hand_sql_ms: Stats; ces_sql_ms: Stats }>;
   const size = r.size as { bytes_per_record: number; raw_json_bytes_per_record: number };
   const verdict = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal');
   const ms = (s: Stats) => `p50 ${s.p50} p99 ${s.p99}`;
   console.log(
-    `\nContext Store, ${N} issues, ${QUERIES} queries per kind (load average at start ${r.load_avg_1m_at_start})`,
+    `\nContext Store on ${store}, ${N} issues, ${QUERIES} queries per kind (load average at start ${r.load_avg_1m_at_start})`,
   );
   console.log(
     `backfill: ${bf.records_per_s} records/s, ces ${bf.ces_cpu_us_per_record} µs CPU/record (Ready after ${bf.ready_s} s, ` +

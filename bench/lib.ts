@@ -61,7 +61,12 @@ export async function waitReady(url: string, started: bigint): Promise<number> {
  * Starts `ces serve` on a fresh data dir; returns its base URL, an application token and a cleanup.
  * `env` adds (or overrides) environment variables of the server, e.g. CES_SYNC_POLL_MS.
  */
-export async function startCes(overrides: Record<string, string>, env: Record<string, string> = {}) {
+export async function startCes(
+  overrides: Record<string, string>,
+  env: Record<string, string> = {},
+  /** Another process on the same database made the first application already: sign in with it. */
+  boot?: { client_id: string; client_secret: string },
+) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -86,7 +91,10 @@ export async function startCes(overrides: Record<string, string>, env: Record<st
   });
   children.push(proc);
   await waitReady(base, started);
-  const boot = JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
+  boot ??= JSON.parse(fs.readFileSync(path.join(dataDir, 'bootstrap-credentials.json'), 'utf8')) as {
+    client_id: string;
+    client_secret: string;
+  };
   const token = (await postJson(base, '/api/v1/account/applications/token', {
     client_id: boot.client_id,
     client_secret: boot.client_secret,
@@ -107,6 +115,8 @@ export async function postJson(base: string, url: string, body: unknown, token?:
 
 export interface LoadResult {
   rps: number;
+  /** requests answered in all */
+  total?: number;
   mean_ms: number;
   p50: number;
   p99: number;
@@ -118,6 +128,7 @@ export async function load(opts: autocannon.Options): Promise<LoadResult> {
   const r = await autocannon(opts);
   return {
     rps: Math.round(r.requests.average),
+    total: r.requests.total,
     mean_ms: +r.latency.average.toFixed(3),
     p50: r.latency.p50,
     p99: r.latency.p99,

@@ -19,7 +19,7 @@ const is = {
   security: under('src/security'),
   config: under('src/config'),
   store: under('src/store'),
-  adapter: under('src/store/sqlite'),
+  adapter: (f) => under('src/store/sqlite')(f) || under('src/store/postgres')(f),
   composition: (f) => ['src/app.ts', 'src/deps.ts', 'src/main.ts'].includes(f),
 };
 

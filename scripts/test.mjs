@@ -1,28 +1,102 @@
-// Runs every *.test.ts under test/ with node:test through tsx. Node 20 does not expand globs for --test, and
-// `node --test test/` would skip .ts files, so the list is built here. Extra args filter by path substring.
+// Runs every *.test.ts under test/ with node:test through tsx, in two passes:
+//  1. everything, with the store on SQLite (test/contract and the search compiler's tests run their PostgreSQL
+//     halves here too, each on a database of its own);
+//  2. every test that runs ces's store through a harness, a server process or the CLI, again with the store on
+//     PostgreSQL: a database created for the pass and dropped after it (CES_TEST_DATABASE_URL), on the server
+//     CES_TEST_POSTGRES_URL names (default postgres://postgres@127.0.0.1:5432/postgres). Unreachable fails the
+//     run. A file that tests the SQLite adapter's own machinery says `ces-test: sqlite-only`; one that makes its
+//     own databases says `ces-test: own-database`.
+// Extra args filter by path substring (both passes). CES_TEST_STORES=sqlite runs the first pass only.
+// Node 20 does not expand globs for --test, and `node --test test/` would skip .ts files, so lists are built here.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 function collect(dir) {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return collect(full);
-    return name.endsWith('.test.ts') ? [full] : [];
+    return name.endsWith('.ts') ? [full] : [];
   });
 }
 
+const sources = collect('test');
 const filters = process.argv.slice(2);
-const files = collect('test')
+const files = sources
+  .filter((f) => f.endsWith('.test.ts'))
   .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-timeout=60000', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
-process.exit(result.status ?? 1);
+
+function run(list, env) {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-timeout=60000', ...list],
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } },
+  );
+  return result.status ?? 1;
+}
+
+// The relative imports of each test source, to tell which tests reach the store through the helpers.
+const imports = new Map();
+for (const file of sources) {
+  const text = readFileSync(file, 'utf8');
+  const deps = [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => path.join(path.dirname(file), m[1]));
+  imports.set(file, { text, deps });
+}
+const STORE_HELPERS = [
+  'test/helpers/harness.ts',
+  'test/helpers/server-process.ts',
+  'test/helpers/postgres.ts',
+];
+function reachesStore(file, seen = new Set()) {
+  if (STORE_HELPERS.includes(file)) return true;
+  if (seen.has(file)) return false;
+  seen.add(file);
+  return (imports.get(file)?.deps ?? []).some((dep) => reachesStore(dep, seen));
+}
+const onPostgres = files.filter((f) => {
+  if (f.startsWith('test/unit/') || f.startsWith('test/contract/')) return false;
+  const { text } = imports.get(f);
+  return !/ces-test: (sqlite-only|own-database)/.test(text) && reachesStore(f);
+});
+
+let status = run(files, {});
+if (process.env.CES_TEST_STORES === 'sqlite' || onPostgres.length === 0) process.exit(status);
+
+const adminUrl = process.env.CES_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const name = `ces_test_run_${randomBytes(4).toString('hex')}`;
+const admin = (sql) =>
+  spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1],connectionTimeoutMillis:5000});
+       c.connect().then(()=>c.query(process.argv[2])).then(()=>c.end(),(e)=>{console.error(e.message);process.exit(1)})`,
+      adminUrl,
+      sql,
+    ],
+    { stdio: 'inherit' },
+  ).status;
+console.log(`# PostgreSQL pass: ${onPostgres.length} files on database ${name}`);
+if (
+  admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`) !== 0
+) {
+  console.error(
+    `PostgreSQL is not reachable at ${new URL(adminUrl).host}: start it, or set CES_TEST_POSTGRES_URL ` +
+      '(CES_TEST_STORES=sqlite skips this pass).',
+  );
+  process.exit(1);
+}
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+try {
+  status = run(onPostgres, { CES_TEST_DATABASE_URL: url.toString() }) || status;
+} finally {
+  admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+process.exit(status);

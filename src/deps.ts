@@ -65,6 +65,7 @@ export async function buildDeps(
       bufferBudgetBytes: config.upstreamBufferBytes,
       queueWaitMs: config.upstreamQueueWaitMs,
       userAgent: 'ces/0.1',
+      ...(store.rateBuckets ? { rateBuckets: store.rateBuckets } : {}),
     });
     const { rebuilt } = await store.contextStore.ensureLayouts(
       registry.all().flatMap((def) => definitionLayouts(def)),

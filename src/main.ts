@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
 import { buildApp } from './app.ts';
 import { runCli, USAGE } from './cli/index.ts';
 import { type Config, ConfigError, loadConfig } from './config/index.ts';
@@ -36,13 +38,17 @@ async function serve(config: Config): Promise<void> {
     }
   }
 
-  const app = await buildApp(deps);
-  await app.listen({ host: config.host, port: config.port });
-  if (config.sync.enabled) await deps.worker.start();
-  const address = app.server.address();
+  const server = config.role === 'worker' ? await healthOnly(deps) : await buildApp(deps);
+  await server.listen({ host: config.host, port: config.port });
+  if (config.sync.enabled && config.role !== 'api') await deps.worker.start();
+  const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(
-    { url: `http://${config.host}:${port}`, startup_ms: Math.round(performance.now() - started) },
+    {
+      url: `http://${config.host}:${port}`,
+      role: config.role,
+      startup_ms: Math.round(performance.now() - started),
+    },
     'ces listening',
   );
 
@@ -54,7 +60,7 @@ async function serve(config: Config): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
-      await app.close();
+      await server.close();
       await deps.close();
     } finally {
       process.exit(0);
@@ -64,10 +70,38 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/**
+ * The worker role's only HTTP: `/healthz` (the store answers) for the orchestrator's probes. Everything else is
+ * a 404 in the one error body.
+ */
+async function healthOnly(deps: Awaited<ReturnType<typeof buildDeps>>) {
+  const app = Fastify({ logger: false });
+  app.get('/healthz', async (_req, reply) => {
+    await deps.store.ping();
+    return reply.send({ status: 'ok', role: 'worker' });
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({
+      message:
+        'This ces process runs the Context Store worker only (CES_ROLE=worker); the API is served by the api processes.',
+      code: 'NOT_FOUND',
+      request_id: req.id,
+      errors: [],
+    }),
+  );
+  return app;
+}
+
+/** `serve --role api|worker|all` sets CES_ROLE for this process. */
+function serveRole(args: string[]): NodeJS.ProcessEnv {
+  const { values } = parseArgs({ args, options: { role: { type: 'string' } }, strict: true });
+  return values.role === undefined ? process.env : { ...process.env, CES_ROLE: values.role };
+}
+
 async function main(argv: string[]): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(argv[0] === 'serve' ? serveRole(argv.slice(1)) : process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

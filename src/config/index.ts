@@ -10,6 +10,11 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseFile: string;
+  /**
+   * CES_DATABASE_URL (`postgres://…`): use PostgreSQL instead of the SQLite file; CES_DATABASE_SCHEMA picks the
+   * schema ces keeps its tables in (created if missing; default `public`).
+   */
+  database: { url: string; schema: string } | null;
   /** Master keys (32 bytes each) from CES_MASTER_KEY, newest first; empty means "use <dataDir>/master.key". */
   masterKeys: Buffer[];
   tokenTtlSeconds: number;
@@ -57,6 +62,11 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bootstrap: boolean;
   publicUrl: string | null;
+  /**
+   * CES_ROLE (or `ces serve --role`): `all` serves the API and runs the Context Store worker; `api` only the
+   * API; `worker` only the worker (with /healthz on the port), so each can be scaled on its own.
+   */
+  role: 'all' | 'api' | 'worker';
   /** The Context Store worker of this process. */
   sync: {
     enabled: boolean;
@@ -113,6 +123,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const databaseFile = env.CES_DATABASE_FILE
     ? path.resolve(cwd, env.CES_DATABASE_FILE)
     : path.join(dataDir, 'ces.db');
+
+  let database: Config['database'] = null;
+  const databaseUrl = env.CES_DATABASE_URL;
+  if (databaseUrl) {
+    const schema = env.CES_DATABASE_SCHEMA || 'public';
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      problems.push('CES_DATABASE_URL must be a postgres:// or postgresql:// URL');
+    } else if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      problems.push(
+        `CES_DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _; got ${JSON.stringify(schema)})`,
+      );
+    } else {
+      database = { url: databaseUrl, schema };
+    }
+  } else if (env.CES_DATABASE_SCHEMA) {
+    problems.push('CES_DATABASE_SCHEMA needs CES_DATABASE_URL');
+  }
+
+  const role = (env.CES_ROLE || 'all') as Config['role'];
+  if (!['all', 'api', 'worker'].includes(role)) {
+    problems.push(`CES_ROLE must be all, api or worker (got ${JSON.stringify(env.CES_ROLE)})`);
+  }
 
   const masterKeys: Buffer[] = [];
   if (env.CES_MASTER_KEY) {
@@ -196,6 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port: int('CES_PORT', 8080, 0, 65535),
     dataDir,
     databaseFile,
+    database,
+    role: ['all', 'api', 'worker'].includes(role) ? role : 'all',
     masterKeys,
     tokenTtlSeconds: int('CES_TOKEN_TTL_SECONDS', 900, 30, 86_400),
     scopedTokenTtlSeconds: int('CES_SCOPED_TOKEN_TTL_SECONDS', 1200, 30, 86_400),

@@ -59,11 +59,11 @@ type Counted = keyof typeof COUNTED;
 
 // ---- words, as `fuzzy` and `keyword` see them
 
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+export const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 export const NON_ASCII = /[\u0080-\uffff]/;
 
 /** A word compared case- and diacritic-insensitively. */
-function foldWord(word: string): string {
+export function foldWord(word: string): string {
   const lower = word.toLowerCase();
   return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(/\p{M}+/gu, '') : lower;
 }

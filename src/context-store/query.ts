@@ -25,7 +25,15 @@ import {
 } from './query-parse.ts';
 
 // What callers of the compiler use from its first half.
-export { NON_ASCII, SEARCH_LIMITS, type SqlValue, searchWords, wordsInOrder } from './query-parse.ts';
+export {
+  foldWord,
+  NON_ASCII,
+  SEARCH_LIMITS,
+  type SqlValue,
+  searchWords,
+  WORD,
+  wordsInOrder,
+} from './query-parse.ts';
 
 export interface SearchRequest {
   filter?: unknown;
@@ -90,6 +98,8 @@ export interface FullTextSearch {
 }
 
 export interface SearchDialect {
+  /** Optional: the index table's name in this database, when it is not `layout.table` (a length limit). */
+  tableName?(layout: EntityLayout): string;
   /** The text of the n-th (1-based) placeholder. */
   placeholder(n: number): string;
   /** `expr` equals one of `values`, bound so that the SQL text does not depend on how many there are. */
@@ -110,8 +120,8 @@ export interface SearchDialect {
    * its row order column, so that a LIMIT stops reading matches early.
    */
   fullTextScan?(search: FullTextSearch): { from: Sql; where: Sql; rowid: Sql };
-  /** True when the words (lower-cased, as `searchWords` gives them) occur in `expr` in order. */
-  wordsInOrder(expr: Sql, words: readonly string[]): Sql;
+  /** True when the words (lower-cased, as `searchWords` gives them) occur in order in the full-text field stored in `column`. */
+  wordsInOrder(column: string, words: readonly string[]): Sql;
   /**
    * Optional: a condition that is always true, evaluated as the statement reads each index row (`rowid`); an
    * adapter without a statement timeout stops a search past its time budget from there. The compiler puts it
@@ -163,9 +173,7 @@ function render(ctx: Ctx, node: Node): Sql {
         connectorKey: ctx.connectorKey,
         terms: [textTerm(node)],
       });
-      return node.ordered
-        ? sql`(${match} AND ${d.wordsInOrder(tableCol(node.field.column), node.words)})`
-        : match;
+      return node.ordered ? sql`(${match} AND ${d.wordsInOrder(node.field.column, node.words)})` : match;
     }
     case 'contains': {
       const item = d.elementValue(ELEMENT, null, node.field.items!);
@@ -215,14 +223,14 @@ function fromWhere(
     if (d.rowGuard) where.push(d.rowGuard(scan.rowid));
     for (const n of top) {
       if (n.kind !== 'text') where.push(render(ctx, n));
-      else if (n.ordered) where.push(d.wordsInOrder(tableCol(n.field.column), n.words));
+      else if (n.ordered) where.push(d.wordsInOrder(n.field.column, n.words));
     }
     return { from: scan.from, where: join([scan.where, ...where], ' AND '), rowid: scan.rowid };
   }
   if (d.rowGuard) where.push(d.rowGuard(raw(`${T}.rid`)));
   for (const n of top) where.push(render(ctx, n));
   return {
-    from: sql`${raw(quoteIdent(layout.table))} AS ${raw(T)}`,
+    from: sql`${raw(quoteIdent(d.tableName?.(layout) ?? layout.table))} AS ${raw(T)}`,
     where: join(where, ' AND '),
     rowid: raw(`${T}.rid`),
   };

@@ -5,6 +5,7 @@ import type {
   ContextStoreRepo,
   CredentialsStatus,
   NewConnector,
+  SharedRateBuckets,
   Store,
   StoredCredentials,
   Workspace,
@@ -18,6 +19,34 @@ import type { Database } from './schema.ts';
  * adapter reuses this class and only brings its own dialect and migrations.
  */
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** What an adapter adds beyond the dialect-neutral queries here. */
+export interface AdapterExtras {
+  /** The database locks rows (`FOR UPDATE`); SQLite's write transactions lock the whole file instead. */
+  rowLocks?: boolean;
+  /** Holds `key` across processes while fn runs (PostgreSQL advisory locks). */
+  exclusive?<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  rateBuckets?: SharedRateBuckets;
+  /** This store's in-process holders (shared with the stores bound to its transactions). */
+  mutex?: KeyedMutex;
+}
+
+/** One holder per key at a time within this process: each caller runs after the previous one settles. */
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const mine = previous.then(fn, fn);
+    const tail = mine.catch(() => {});
+    this.tails.set(key, tail);
+    try {
+      return await mine;
+    } finally {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
 
 function toWorkspace(row: Database['workspaces']): Workspace {
   return {
@@ -42,11 +71,27 @@ export class KyselyStore implements Store {
     private readonly root: Kysely<Database>,
     /** The adapter's Context Store; it runs its own transactions, so a transaction-bound store shares it. */
     readonly contextStore: ContextStoreRepo,
-  ) {}
+    extras: AdapterExtras = {},
+  ) {
+    this.extras = { ...extras, mutex: extras.mutex ?? new KeyedMutex() };
+    if (extras.rateBuckets) this.rateBuckets = extras.rateBuckets;
+  }
+
+  private readonly extras: AdapterExtras & { mutex: KeyedMutex };
+
+  readonly rateBuckets?: SharedRateBuckets;
+
+  async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    // One holder per key in this process first: waiters queue here, not on database connections.
+    const { exclusive } = this.extras;
+    return this.extras.mutex.run(key, () => (exclusive ? exclusive(key, fn) : fn()));
+  }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.db !== this.root) return fn(this); // already inside one: flatten
-    return this.root.transaction().execute((trx) => fn(new KyselyStore(trx, this.root, this.contextStore)));
+    return this.root
+      .transaction()
+      .execute((trx) => fn(new KyselyStore(trx, this.root, this.contextStore, this.extras)));
   }
 
   async ping(): Promise<void> {
@@ -64,6 +109,12 @@ export class KyselyStore implements Store {
     },
     get: (id) => this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst(),
     list: () => this.db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute(),
+    lock: async (id) => {
+      if (this.db === this.root) throw new Error('organizations.lock needs a transaction');
+      if (this.extras.rowLocks) {
+        await this.db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
+      }
+    },
   };
 
   readonly accounts: Store['accounts'] = {

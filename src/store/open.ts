@@ -1,18 +1,19 @@
 /**
  * The one place that chooses and opens the store adapter from the configuration; everything else sees the port.
- * Migrations run on open unless `migrate: false`.
+ * PostgreSQL when CES_DATABASE_URL is set, else the SQLite file. Migrations run on open unless `migrate: false`.
  */
 import type { Config } from '../config/index.ts';
 import type { Store } from './port.ts';
+import { openPostgresStore } from './postgres/index.ts';
 import { openSqliteStore } from './sqlite/index.ts';
 
 export function openStore(
-  config: Pick<Config, 'databaseFile' | 'search'>,
+  config: Pick<Config, 'databaseFile' | 'database' | 'search'>,
   options: { migrate?: boolean } = {},
 ): Promise<{ store: Store; applied: string[] }> {
-  return openSqliteStore({
-    file: config.databaseFile,
-    migrate: options.migrate ?? true,
-    search: config.search,
-  });
+  const migrate = options.migrate ?? true;
+  if (config.database) {
+    return openPostgresStore({ ...config.database, migrate, search: config.search });
+  }
+  return openSqliteStore({ file: config.databaseFile, migrate, search: config.search });
 }

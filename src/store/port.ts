@@ -107,6 +107,12 @@ export interface OrganizationsRepo {
   create(org: Organization): Promise<void>;
   get(id: string): Promise<Organization | undefined>;
   list(): Promise<Organization[]>;
+  /**
+   * Inside `Store.transaction`: holds the organization until the transaction ends, so that a count and the
+   * insert it allows (quotas) of concurrent transactions of one organization run one after the other.
+   * (SQLite's write transactions are exclusive already; PostgreSQL locks the organization's row.)
+   */
+  lock(id: string): Promise<void>;
 }
 
 export interface AccountsRepo {
@@ -188,6 +194,19 @@ export interface ServerSecretsRepo {
   replace(name: string, value: StoredCredentials): Promise<void>;
 }
 
+/** Token buckets in the database (see ConnectorRuntime's RateBuckets, which this satisfies). */
+export interface SharedRateBuckets {
+  /**
+   * Takes a token of `key`'s bucket (`requests` per `per_seconds`, full when new) if one is due within
+   * `maxWaitMs`: granted with how long to wait before sending, or refused with how long it would have been.
+   */
+  reserve(
+    key: string,
+    rate: { requests: number; per_seconds: number },
+    maxWaitMs: number,
+  ): Promise<{ granted: boolean; waitMs: number }>;
+}
+
 export interface Store {
   organizations: OrganizationsRepo;
   accounts: AccountsRepo;
@@ -198,6 +217,17 @@ export interface Store {
   contextStore: ContextStoreRepo;
   /** Runs fn atomically; the store passed to fn is bound to the transaction. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn while holding `key` against every other holder of it: in this process, and on PostgreSQL in every
+   * process on the database (an advisory lock, freed by the server if the process dies). For work that must
+   * not run twice at once anywhere, such as spending an OAuth2 refresh token.
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Rate-limit buckets every process on the database shares (PostgreSQL); undefined where each process keeps
+   * its own (SQLite: one process).
+   */
+  readonly rateBuckets?: SharedRateBuckets;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

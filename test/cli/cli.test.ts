@@ -12,6 +12,7 @@ import { issueApplicationToken } from '../../src/core/tokens/issue-application-t
 import { buildDeps, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { connectorAad } from '../../src/security/vault.ts';
+import { testStoreEnv } from '../helpers/postgres.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -19,14 +20,17 @@ const run = promisify(execFile);
 async function ces(env: Record<string, string>, ...args: string[]) {
   const { stdout } = await run(process.execPath, [path.join(ROOT, 'bin/ces.js'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...testStoreEnv(env) },
   });
   return JSON.parse(stdout);
 }
 
 /** Opens the same data dir in-process, as the server would. */
 async function open(env: Record<string, string>): Promise<Deps> {
-  return buildDeps(loadConfig({ ...env, CES_LOG_LEVEL: 'silent' }), createLogger('silent'));
+  return buildDeps(
+    loadConfig({ ...env, ...testStoreEnv(env), CES_LOG_LEVEL: 'silent' }),
+    createLogger('silent'),
+  );
 }
 
 async function plantConnector(deps: Deps, orgId: string, workspaceId: string, secret: string) {

@@ -3,6 +3,8 @@
 // and the reader serves the next search; one organization's flood of heavy searches neither delays /healthz
 // nor keeps another organization's searches waiting behind it; a query nested thousands of levels deep is a
 // 422. Heavy searches are made heavy with data (records added straight to the index), never with timing.
+// ces-test: sqlite-only — the reader threads and the per-row budget guard are the SQLite adapter's
+// (PostgreSQL's statement timeout and search slots are tested in test/contract/postgres-search.test.ts).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';

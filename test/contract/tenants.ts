@@ -25,6 +25,36 @@ export function tenantsContract(name: string, open: () => Promise<OpenedStore>):
       assert.deepEqual(ids.sort(), [a, b].sort());
     });
 
+    it('lock serialises transactions of one organization: count-then-insert stops exactly at a limit', async () => {
+      const org = await newOrg(s());
+      const limit = 3;
+      const attempt = (i: number) =>
+        s().transaction(async (tx) => {
+          await tx.organizations.lock(org);
+          if ((await tx.workspaces.count(org)) >= limit) return false;
+          // A pause between the count and the insert, where a racing transaction would slip in.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await tx.workspaces.create({
+            id: randomUUID(),
+            organization_id: org,
+            name: `ws-${i}`,
+            status: 'active',
+            cache_enabled: null,
+            created_at: T0,
+            updated_at: T0,
+          });
+          return true;
+        });
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(i)));
+      assert.equal(results.filter(Boolean).length, limit);
+      assert.equal(await s().workspaces.count(org), limit);
+    });
+
+    it('lock outside a transaction is a programming error', async () => {
+      const org = await newOrg(s());
+      await assert.rejects(() => s().organizations.lock(org), /needs a transaction/);
+    });
+
     it('ping resolves on an open store', async () => {
       await s().ping();
     });

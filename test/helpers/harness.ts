@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createApplication } from '../../src/core/admin/applications.ts';
@@ -22,6 +25,17 @@ export interface Harness {
   /** Another organization with its own application and token, for tenant-isolation tests. */
   otherOrg: () => Promise<{ organizationId: string; token: string; clientId: string; clientSecret: string }>;
   inject: (opts: InjectOptions) => Promise<InjectResult>;
+  /**
+   * Everything the store holds, as bytes: the SQLite file with its WAL and shared memory, or on PostgreSQL the
+   * text of every row of every table in the harness's schema. For checks that no secret is stored in clear.
+   */
+  storedBytes: () => Promise<Buffer>;
+  /**
+   * A read of the store's tables straight from the database, as an operator would (`?` placeholders; on
+   * PostgreSQL in the harness's schema). Which database the harness runs on: `h.database`.
+   */
+  query: (sql: string, ...params: unknown[]) => Promise<Record<string, unknown>[]>;
+  database: 'sqlite' | 'postgres';
   close: () => Promise<void>;
 }
 
@@ -43,13 +57,88 @@ export interface InjectResult {
   json: any;
 }
 
+/**
+ * With CES_TEST_DATABASE_URL set (`npm test` sets it for its PostgreSQL pass), each harness keeps its store in
+ * a fresh schema of that database, dropped on close; a test that sets its own database settings keeps them.
+ */
+function testSchema(env: Record<string, string>):
+  | {
+      url: string;
+      schema: string;
+      drop(): Promise<unknown>;
+      rows(): Promise<Buffer>;
+      query(text: string, params: unknown[]): Promise<Record<string, unknown>[]>;
+    }
+  | undefined {
+  const url = process.env.CES_TEST_DATABASE_URL;
+  if (!url || env.CES_DATABASE_URL || env.CES_DATABASE_FILE) return undefined;
+  const schema = `h_${process.pid}_${randomBytes(4).toString('hex')}`;
+  return {
+    url,
+    schema,
+    query: (text, params) =>
+      withClient(url, async (client) => {
+        let n = 0;
+        await client.query(`SET search_path TO ${schema}`);
+        return (
+          await client.query(
+            text.replace(/\?/g, () => `$${++n}`),
+            params,
+          )
+        ).rows;
+      }),
+    drop: () => withClient(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
+    rows: () =>
+      withClient(url, async (client) => {
+        const tables = await client.query<{ name: string }>(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1',
+          [schema],
+        );
+        const texts: string[] = [];
+        for (const { name } of tables.rows) {
+          const rows = await client.query<{ row: string }>(
+            `SELECT row_to_json(t)::text AS row FROM ${schema}."${name.replaceAll('"', '""')}" t`,
+          );
+          for (const r of rows.rows) texts.push(r.row);
+        }
+        return Buffer.from(texts.join('\n'));
+      }),
+  };
+}
+
+/** JSONB as its text and 64-bit integers as numbers, as the SQLite file gives them. */
+const SQLITE_LIKE_TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 3802
+      ? (v: string) => v
+      : oid === 20
+        ? (v: string) => Number(v)
+        : pg.types.getTypeParser(oid, format),
+};
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, types: SQLITE_LIKE_TYPES });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /** `options` go to buildDeps, e.g. a registry holding a test-only connector definition. */
 export async function startHarness(
   env: Record<string, string> = {},
   options: Parameters<typeof buildDeps>[2] = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-test-'));
-  const config = loadConfig({ CES_DATA_DIR: dataDir, CES_LOG_LEVEL: 'debug', ...env });
+  const pgSchema = testSchema(env);
+  const config = loadConfig({
+    CES_DATA_DIR: dataDir,
+    CES_LOG_LEVEL: 'debug',
+    ...(pgSchema ? { CES_DATABASE_URL: pgSchema.url, CES_DATABASE_SCHEMA: pgSchema.schema } : {}),
+    ...env,
+  });
   const chunks: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -123,9 +212,26 @@ export async function startHarness(
       };
     },
     inject,
+    database: pgSchema ? 'postgres' : 'sqlite',
+    query: async (text, ...params) => {
+      if (pgSchema) return pgSchema.query(text, params);
+      const db = new BetterSqlite3(config.databaseFile, { readonly: true });
+      try {
+        return db.prepare(text).all(...params) as Record<string, unknown>[];
+      } finally {
+        db.close();
+      }
+    },
+    storedBytes: async () => {
+      if (pgSchema) return pgSchema.rows();
+      const file = config.databaseFile;
+      const parts = [file, `${file}-wal`, `${file}-shm`].filter((f) => fs.existsSync(f));
+      return Buffer.concat(parts.map((f) => fs.readFileSync(f)));
+    },
     close: async () => {
       await app.close();
       await deps.close();
+      await pgSchema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
 // The real server process, started exactly as the README does (bin/ces.js), for end-to-end tests.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { testStoreEnv } from './postgres.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -11,10 +12,10 @@ export interface Server {
 }
 
 /** Starts `ces serve` exactly as the README does (bin/ces.js), on a free port, and waits for it to listen. */
-export async function startServer(env: Record<string, string>): Promise<Server> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/ces.js'), 'serve'], {
+export async function startServer(env: Record<string, string>, args: string[] = ['serve']): Promise<Server> {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/ces.js'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, CES_PORT: '0', CES_LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, CES_PORT: '0', CES_LOG_LEVEL: 'info', ...env, ...testStoreEnv(env) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A test file the runner times out must not leave a server behind.

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions, InjectResult } from '../helpers/harness.ts';
 import {
@@ -256,11 +254,9 @@ describe('OAuth2 credentials with refresh', () => {
       ...responses.map((r) => JSON.stringify(r.headers)),
       h.logs(),
     ];
-    const dbFiles = fs
-      .readdirSync(h.dataDir)
-      .filter((f) => f.startsWith(path.basename(h.deps.config.databaseFile)));
-    for (const f of dbFiles) texts.push(fs.readFileSync(path.join(h.dataDir, f)).toString('latin1'));
-    assert.ok(dbFiles.length > 0);
+    const stored = await h.storedBytes();
+    assert.ok(stored.length > 0);
+    texts.push(stored.toString('latin1'));
     for (const secret of secrets) {
       for (const text of texts) assert.ok(!text.includes(secret), 'a token value leaked');
     }

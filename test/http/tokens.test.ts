@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { addAccountToOrganization, createApplication } from '../../src/core/admin/applications.ts';
@@ -473,10 +472,7 @@ describe('tokens', () => {
   });
 
   test('client secrets are stored only as a keyed hash', async () => {
-    const files = [h.deps.config.databaseFile, `${h.deps.config.databaseFile}-wal`].filter((f) =>
-      fs.existsSync(f),
-    );
-    const bytes = Buffer.concat(files.map((f) => fs.readFileSync(f)));
+    const bytes = await h.storedBytes();
     // The reads below are meaningful: the applications row is in these bytes.
     assert.ok(bytes.includes(Buffer.from(h.boot.client_id)), 'the client_id is not in the database files');
     assert.ok(

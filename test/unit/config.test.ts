@@ -105,3 +105,34 @@ test("CES_RATE_LIMIT_OVERRIDES replaces or removes a connector type's proactive 
     assert.throws(() => loadConfig({ CES_RATE_LIMIT_OVERRIDES: value }), expected);
   }
 });
+
+test('CES_DATABASE_URL switches to PostgreSQL in CES_DATABASE_SCHEMA; CES_ROLE picks what the process runs', () => {
+  const lite = loadConfig({}, '/srv/app');
+  assert.equal(lite.database, null);
+  assert.equal(lite.role, 'all');
+  const c = loadConfig({ CES_DATABASE_URL: 'postgres://ces:pw@db:5432/ces', CES_ROLE: 'worker' });
+  assert.deepEqual(c.database, { url: 'postgres://ces:pw@db:5432/ces', schema: 'public' });
+  assert.equal(c.role, 'worker');
+  const schema = loadConfig({ CES_DATABASE_URL: 'postgresql://db/ces', CES_DATABASE_SCHEMA: 'ces_prod' });
+  assert.equal(schema.database?.schema, 'ces_prod');
+  assert.throws(
+    () =>
+      loadConfig({
+        CES_DATABASE_URL: 'mysql://root:hunter2@db/ces',
+        CES_ROLE: 'everything',
+      }),
+    (err: Error) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /CES_DATABASE_URL must be a postgres/);
+      assert.match(err.message, /CES_ROLE must be all, api or worker/);
+      // The URL may hold a password: it is never echoed.
+      assert.ok(!err.message.includes('hunter2'));
+      return true;
+    },
+  );
+  assert.throws(
+    () => loadConfig({ CES_DATABASE_URL: 'postgres://db/ces', CES_DATABASE_SCHEMA: 'Bad-Name"' }),
+    /CES_DATABASE_SCHEMA must be a lower-case SQL name/,
+  );
+  assert.throws(() => loadConfig({ CES_DATABASE_SCHEMA: 'x' }), /CES_DATABASE_SCHEMA needs CES_DATABASE_URL/);
+});

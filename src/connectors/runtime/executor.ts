@@ -24,6 +24,7 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
+import type { RateBuckets } from './limiter.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor } from './oauth2.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
@@ -69,6 +70,8 @@ export interface RuntimeOptions {
   queueWaitMs?: number;
   /** Time, sleep and jitter of retries and rate limits; tests inject a fake. */
   clock?: Clock;
+  /** Proactive rate limits held across processes (the store's, on PostgreSQL); by default per process. */
+  rateBuckets?: RateBuckets;
 }
 
 export interface ExecuteInput {
@@ -135,7 +138,12 @@ export class ConnectorRuntime {
     this.clock = opts.clock ?? systemClock;
     this.upstream = new ResilientUpstream(
       this.http,
-      { timeoutMs: opts.timeoutMs, queueWaitMs, rateLimitOverrides: opts.rateLimitOverrides ?? {} },
+      {
+        timeoutMs: opts.timeoutMs,
+        queueWaitMs,
+        rateLimitOverrides: opts.rateLimitOverrides ?? {},
+        ...(opts.rateBuckets ? { rateBuckets: opts.rateBuckets } : {}),
+      },
       this.clock,
     );
     this.oauth = new OAuth2Refresher({

@@ -76,6 +76,15 @@ export interface Reservation {
   waitMs: number;
 }
 
+/**
+ * Where the proactive rate limits' buckets are kept: this process's memory (KeyedTokenBucket), or somewhere
+ * every process of a deployment shares (the store's, on PostgreSQL), so that a provider's limit holds for all
+ * of them together.
+ */
+export interface RateBuckets {
+  reserve(key: string, rate: RateLimit, maxWaitMs: number): Reservation | Promise<Reservation>;
+}
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -91,7 +100,7 @@ const SWEEP_ABOVE = 1000;
  * Tokens are reserved ahead (the level may go negative), which queues callers in arrival order without
  * timers: each caller learns at once how long it must wait and can refuse if that is past its deadline.
  */
-export class KeyedTokenBucket {
+export class KeyedTokenBucket implements RateBuckets {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(private readonly now: () => number) {}

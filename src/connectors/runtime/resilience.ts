@@ -19,7 +19,7 @@ import {
   type UpstreamResponse,
   UpstreamTransportError,
 } from './http.ts';
-import { KeyedSemaphore, KeyedTokenBucket } from './limiter.ts';
+import { KeyedSemaphore, KeyedTokenBucket, type RateBuckets, type Reservation } from './limiter.ts';
 import { type Outcome, retryPolicy, withRetry } from './retry.ts';
 import { retryAfterSeconds } from './upstream-errors.ts';
 
@@ -46,12 +46,14 @@ export interface ResilienceOptions {
   queueWaitMs: number;
   /** Per connector slug, the rate limit held instead of the definition's; null holds none (CES_RATE_LIMIT_OVERRIDES). */
   rateLimitOverrides?: Record<string, { requests: number; per_seconds: number } | null>;
+  /** Rate-limit buckets shared with other processes; by default this process keeps its own. */
+  rateBuckets?: RateBuckets;
 }
 
 export class ResilientUpstream {
   private readonly rateLimits: Record<string, { requests: number; per_seconds: number } | null>;
   private readonly slots = new KeyedSemaphore();
-  private readonly buckets: KeyedTokenBucket;
+  private readonly buckets: RateBuckets;
 
   private readonly timeoutMs: number;
   private readonly queueWaitMs: number;
@@ -64,7 +66,7 @@ export class ResilientUpstream {
     this.timeoutMs = opts.timeoutMs;
     this.queueWaitMs = opts.queueWaitMs;
     this.rateLimits = opts.rateLimitOverrides ?? {};
-    this.buckets = new KeyedTokenBucket(() => clock.now());
+    this.buckets = opts.rateBuckets ?? new KeyedTokenBucket(() => clock.now());
   }
 
   /**
@@ -129,7 +131,13 @@ export class ResilientUpstream {
     }
     const rate = Object.hasOwn(this.rateLimits, def.slug) ? this.rateLimits[def.slug] : def.rate_limit;
     if (!rate) return release;
-    const token = this.buckets.reserve(key, rate, latest - this.clock.now());
+    let token: Reservation;
+    try {
+      token = await this.buckets.reserve(key, rate, latest - this.clock.now());
+    } catch (err) {
+      release();
+      throw err;
+    }
     if (!token.granted) {
       release();
       const seconds = Math.max(1, Math.ceil(token.waitMs / 1000));

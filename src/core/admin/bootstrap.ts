@@ -26,6 +26,16 @@ export async function bootstrapIfEmpty(
   dataDir: string,
   now: string,
 ): Promise<BootstrapCredentials | null> {
+  // Processes starting together on one database: one creates, the others find it done.
+  return store.exclusive('ces.bootstrap', () => bootstrapOnce(store, pepper, dataDir, now));
+}
+
+async function bootstrapOnce(
+  store: Store,
+  pepper: Buffer,
+  dataDir: string,
+  now: string,
+): Promise<BootstrapCredentials | null> {
   if ((await store.organizations.list()).length > 0) return null;
   const { organization, defaultWorkspace } = await createOrganization(store, {
     name: 'Default organization',

@@ -38,9 +38,10 @@ export async function createConnector(
   const checked = await deps.runtime.checkCredentials(def, credentials, replicationConfig, id);
 
   const now = isoNow(deps);
-  // Count and insert in one transaction: exact on SQLite (its transactions take the write lock first); on
-  // PostgreSQL's read committed, creations racing each other could pass the limit by their number.
+  // Count and insert in one transaction holding the organization, so creations racing each other stop exactly
+  // at the limit.
   await deps.store.transaction(async (tx) => {
+    await tx.organizations.lock(ctx.organizationId);
     await assertConnectorQuota(deps, tx, ctx.organizationId);
     await tx.connectors.create({
       id,

@@ -1,6 +1,7 @@
 /**
  * Persisting OAuth2 credentials the runtime refreshes. The runtime calls `refresh` once per process per
- * connector at a time (single flight); across processes the store's compare-and-swap decides:
+ * connector at a time (single flight), and the store's `exclusive` makes it one at a time across processes
+ * (PostgreSQL advisory lock); the store's compare-and-swap still decides what is written:
  *
  *  - before asking the provider, re-read the row: if its credentials changed since this execute read them,
  *    someone already refreshed (or the owner PUT new ones), so use those instead of spending the refresh
@@ -60,41 +61,49 @@ export function connectorCredentialStore(
   };
 
   return {
-    async refresh(_current, doRefresh) {
-      let { stored, text } = await latest();
-      expected ??= open(loaded);
-      if (text !== expected) return JSON.parse(text) as ResolvedCredentials;
+    // Held across processes too (the store's exclusive): of processes racing to renew one grant, the first
+    // refreshes and the others, let in after it, read what it stored.
+    refresh: (current, doRefresh) =>
+      deps.store.exclusive(`oauth2-refresh:${organizationId}:${id}`, () => refreshOnce(current, doRefresh)),
+  };
 
-      let next: ResolvedCredentials;
-      try {
-        next = await doRefresh(JSON.parse(text) as ResolvedCredentials);
-      } catch (err) {
-        if (!(err instanceof RefreshRejectedError)) throw err;
-        for (let i = 0; i < MAX_SWAPS; i++) {
-          if (await deps.store.connectors.markCredentialsNeedReauth(organizationId, id, stored, err.reason))
-            break;
-          const now = await latest();
-          if (now.text !== text) return JSON.parse(now.text) as ResolvedCredentials;
-          stored = now.stored;
-        }
-        throw reauthRequired(id, err.reason);
-      }
+  async function refreshOnce(
+    _current: ResolvedCredentials,
+    doRefresh: (credentials: ResolvedCredentials) => Promise<ResolvedCredentials>,
+  ): Promise<ResolvedCredentials> {
+    let { stored, text } = await latest();
+    expected ??= open(loaded);
+    if (text !== expected) return JSON.parse(text) as ResolvedCredentials;
 
-      const nextText = JSON.stringify(next);
+    let next: ResolvedCredentials;
+    try {
+      next = await doRefresh(JSON.parse(text) as ResolvedCredentials);
+    } catch (err) {
+      if (!(err instanceof RefreshRejectedError)) throw err;
       for (let i = 0; i < MAX_SWAPS; i++) {
-        const sealed = deps.vault.encrypt(nextText, aad);
-        if (await deps.store.connectors.replaceCredentialsIfUnchanged(organizationId, id, stored, sealed)) {
-          expected = nextText;
-          return next;
-        }
+        if (await deps.store.connectors.markCredentialsNeedReauth(organizationId, id, stored, err.reason))
+          break;
         const now = await latest();
         if (now.text !== text) return JSON.parse(now.text) as ResolvedCredentials;
         stored = now.stored;
       }
-      // Unreachable in practice (three key rotations during one refresh); the new tokens still serve this call.
-      return next;
-    },
-  };
+      throw reauthRequired(id, err.reason);
+    }
+
+    const nextText = JSON.stringify(next);
+    for (let i = 0; i < MAX_SWAPS; i++) {
+      const sealed = deps.vault.encrypt(nextText, aad);
+      if (await deps.store.connectors.replaceCredentialsIfUnchanged(organizationId, id, stored, sealed)) {
+        expected = nextText;
+        return next;
+      }
+      const now = await latest();
+      if (now.text !== text) return JSON.parse(now.text) as ResolvedCredentials;
+      stored = now.stored;
+    }
+    // Unreachable in practice (three key rotations during one refresh); the new tokens still serve this call.
+    return next;
+  }
 }
 
 /**

@@ -32,6 +32,7 @@ export async function ensureWorkspace(
   try {
     await store.transaction(async (tx) => {
       if (maxWorkspaces > 0) {
+        await tx.organizations.lock(organizationId);
         const count = await tx.workspaces.count(organizationId);
         assertUnderQuota(count, maxWorkspaces, 'workspaces', 'CES_MAX_WORKSPACES_PER_ORGANIZATION');
       }

@@ -20,43 +20,15 @@ import type {
   NextPass,
   SyncCheckpoint,
   SyncJob,
-  SyncPass,
 } from '../port.ts';
 import type { Database } from '../schema.ts';
+import { type SyncRow, toJob, toState } from '../sync-rows.ts';
 import { dropIndexTableDdl, indexTableDdl } from './context-index.ts';
 import type { ContextWriter } from './context-writer.ts';
-import type { LeaseRef, ReleaseOutcome, SyncRow } from './context-writes.ts';
+import type { LeaseRef, ReleaseOutcome } from './context-writes.ts';
 import { sqliteSearchDialect } from './search-dialect.ts';
 import type { SearchReaders } from './search-readers.ts';
 import type { WriteGate } from './write-gate.ts';
-
-function toState(row: SyncRow): EntitySyncState {
-  return {
-    connector_id: row.connector_id,
-    entity: row.entity,
-    status: row.status as EntitySyncStatus,
-    ready_for_search: row.ready_for_search === 1,
-    entity_count: row.entity_count,
-    last_error: row.last_error,
-    updated_at: row.updated_at,
-    backfilled_at: row.backfilled_at,
-    last_full_at: row.last_full_at,
-    pass: row.pass as SyncPass,
-    run_after: row.run_after,
-    generation: row.generation,
-    high_water: row.high_water,
-  };
-}
-
-function toJob(row: SyncRow): SyncJob {
-  return {
-    ...toState(row),
-    organization_id: row.organization_id,
-    lease_owner: row.lease_owner ?? '',
-    checkpoint: row.checkpoint ? (JSON.parse(row.checkpoint) as SyncCheckpoint) : null,
-    attempts: row.attempts,
-  };
-}
 
 /** A fresh sync's columns: nothing fetched, a backfill due at once. */
 const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count = 0, last_error = NULL,

@@ -9,6 +9,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
 import type { EntitySyncStatus, NextPass, SyncCheckpoint } from '../port.ts';
+import { lastOfEachKey, type SyncRow } from '../sync-rows.ts';
 import { analyzeIndexTableSql, ftsFillSql, indexRowColumns, indexRowInsertSql } from './context-index.ts';
 
 /** The sync a write belongs to: it is written only while `lease_owner` still holds it. */
@@ -56,28 +57,6 @@ export function updateLeased(
     `UPDATE cs_syncs SET ${set} WHERE connector_id = @cid AND entity = @entity AND lease_owner = @owner`,
   ).run({ ...params, cid: lease.connector_id, entity: lease.entity, owner: lease.lease_owner });
   return result.changes > 0;
-}
-
-/** A row of cs_syncs as stored. */
-export interface SyncRow {
-  connector_id: string;
-  entity: string;
-  organization_id: string;
-  status: string;
-  ready_for_search: number;
-  entity_count: number;
-  last_error: string | null;
-  updated_at: string | null;
-  backfilled_at: string | null;
-  last_full_at: string | null;
-  pass: string;
-  run_after: string;
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-  checkpoint: string | null;
-  generation: number;
-  high_water: string | null;
-  attempts: number;
 }
 
 export interface ReleaseOutcome {
@@ -383,16 +362,4 @@ export class ContextStoreWrites {
     this.forgetStatements();
     return true;
   }
-}
-
-/**
- * A provider can send one record twice in a batch (a page boundary that shifts during a pass). Writing the second
- * copy over a row this batch inserted fires the full-text update trigger, which deletes an entry the batch's fill
- * has not made yet: that corrupts an external-content FTS5 index ("database disk image is malformed" on every
- * later write). Only the last copy of each key is written, as the provider's latest word.
- */
-function lastOfEachKey(rows: unknown[][]): unknown[][] {
-  const last = new Map<unknown, number>();
-  for (const [i, row] of rows.entries()) last.set(row[1], i);
-  return last.size === rows.length ? rows : rows.filter((row, i) => last.get(row[1]) === i);
 }

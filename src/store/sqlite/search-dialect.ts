@@ -113,6 +113,7 @@ export const sqliteSearchDialect: SearchDialect = {
       rowid: sql`${fts}.rowid`,
     };
   },
-  wordsInOrder: (expr, words) => sql`ces_words_in_order(${expr}, ${bind(words.join(' '))})`,
+  wordsInOrder: (column, words) =>
+    sql`ces_words_in_order(${raw(`${T}.${quoteIdent(column)}`)}, ${bind(words.join(' '))})`,
   rowGuard: budgetCheck,
 };

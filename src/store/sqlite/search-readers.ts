@@ -12,11 +12,17 @@
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { DomainError } from '../../core/errors.ts';
 import type { Database } from '../schema.ts';
+import {
+  FairQueue,
+  searchTimeout,
+  serverBusy,
+  WAIT_BUDGETS,
+  WAITING_PER_ORGANIZATION,
+  WAITING_TOTAL,
+} from '../search-queue.ts';
 import { workerEntry } from './context-writer.ts';
 import { SearchBudgetExceeded } from './search-budget.ts';
-import { FairQueue } from './search-queue.ts';
 import { type SearchJob, SearchReader, type SearchRow } from './search-reader.ts';
 
 export interface SearchReaderOptions {
@@ -43,32 +49,6 @@ export type ReaderRequest =
 export type ReaderReply =
   | { id: number; ok: true; rows: SearchRow[] }
   | { id: number; ok: false; timeout: boolean; message: string };
-
-// A waiting search holds its compiled statement and an open request: the lines are bounded, and a search gives
-// up waiting after a few budgets (long enough for the searches ahead of it to run theirs out), so its caller
-// hears back within seconds either way.
-const WAITING_PER_ORGANIZATION = 32;
-const WAITING_TOTAL = 256;
-const WAIT_BUDGETS = 3;
-
-export function searchTimeout(budgetMs: number): DomainError {
-  const message =
-    `The search ran past its time budget of ${budgetMs} ms and was stopped. Narrow the filter (eq, in or a ` +
-    'range on a field, fewer like and any conditions, fuzzy/keyword outside or/not) and try again.';
-  return new DomainError('SEARCH_TIMEOUT', message, {
-    errors: [
-      {
-        field: 'params.query.filter',
-        message,
-        error_code: 'search_timeout',
-        details: { budget_ms: budgetMs },
-      },
-    ],
-  });
-}
-
-const serverBusy = (message: string, budgetMs: number) =>
-  new DomainError('SERVER_BUSY', message, { retryAfter: Math.max(1, Math.ceil(budgetMs / 1000)) });
 
 /** Searches on the request path's connection (in-memory databases), under Kysely's connection lock. */
 export class LocalSearchReaders implements SearchReaders {

@@ -1,9 +1,7 @@
 // The Context Store through the HTTP API against the GitHub fake: states, backfill, search, incremental
 // refresh, reconcile of deletions, pausing, failures, tenant isolation and clean-up.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { entityState as inspectEntity } from '../../helpers/context-store.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from './fake/index.ts';
@@ -380,31 +378,29 @@ describe('context store sync and search (GitHub)', () => {
   });
 
   test('deleting the connector removes its index and its syncs', async () => {
-    // Read straight from the database file, as an operator would: nothing of the connector may remain.
-    const db = new Database(path.join(h.dataDir, 'ces.db'), { readonly: true });
-    try {
-      const count = (sql: string, ...params: unknown[]) =>
-        Object.values(db.prepare(sql).get(...params) as Record<string, number>)[0] ?? -1;
-      const key = count('SELECT connector_key FROM cs_connectors WHERE connector_id = ?', id);
-      const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_key = ?`, key);
-      assert.ok(rows('cs_github__issues') > 0);
-      const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, token });
-      assert.equal(del.status, 200, del.body);
-      for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels']) {
-        assert.equal(rows(table), 0, table);
-      }
-      assert.equal(count('SELECT count(*) FROM cs_syncs WHERE connector_id = ?', id), 0, 'cs_syncs');
-      assert.equal(
-        count('SELECT count(*) FROM cs_connectors WHERE connector_id = ?', id),
-        0,
-        'cs_connectors',
-      );
-      const fts = count(
+    // Read straight from the database, as an operator would: nothing of the connector may remain.
+    const count = async (sql: string, ...params: unknown[]) =>
+      Number(Object.values((await h.query(sql, ...params))[0] ?? { n: -1 })[0]);
+    const key = await count('SELECT connector_key FROM cs_connectors WHERE connector_id = ?', id);
+    const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_key = ?`, key);
+    assert.ok((await rows('cs_github__issues')) > 0);
+    const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, token });
+    assert.equal(del.status, 200, del.body);
+    for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels']) {
+      assert.equal(await rows(table), 0, table);
+    }
+    assert.equal(await count('SELECT count(*) FROM cs_syncs WHERE connector_id = ?', id), 0, 'cs_syncs');
+    assert.equal(
+      await count('SELECT count(*) FROM cs_connectors WHERE connector_id = ?', id),
+      0,
+      'cs_connectors',
+    );
+    // SQLite keeps full text in a table of its own (PostgreSQL in the rows deleted above).
+    if (h.database === 'sqlite') {
+      const fts = await count(
         "SELECT count(*) FROM cs_github__issues__fts WHERE cs_github__issues__fts MATCH 'zeppelin'",
       );
       assert.equal(fts, 0, 'the full-text rows went too');
-    } finally {
-      db.close();
     }
   });
 });

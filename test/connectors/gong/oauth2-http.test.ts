@@ -3,8 +3,6 @@
 // rewriting the token URL's origin (https://app.gong.io → the fake's). Gong refresh tokens are single-use, so a
 // rotation ces failed to store would show as invalid_grant on the next renewal.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Harness, type InjectOptions, type InjectResult, startHarness } from '../../helpers/harness.ts';
 import { assertError } from '../../http/assertions.ts';
@@ -256,11 +254,9 @@ describe('Gong OAuth2.0 through the HTTP API', () => {
       ...responses.map((r) => JSON.stringify(r.headers)),
       h.logs(),
     ];
-    const dbFiles = fs
-      .readdirSync(h.dataDir)
-      .filter((f) => f.startsWith(path.basename(h.deps.config.databaseFile)));
-    assert.ok(dbFiles.length > 0);
-    for (const f of dbFiles) texts.push(fs.readFileSync(path.join(h.dataDir, f)).toString('latin1'));
+    const stored = await h.storedBytes();
+    assert.ok(stored.length > 0);
+    texts.push(stored.toString('latin1'));
     for (const secret of secrets) {
       for (const text of texts) assert.ok(!text.includes(secret), 'a token value leaked');
     }

@@ -292,3 +292,33 @@ export function count(db: Database.Database, filter: unknown, connectorKey = C1)
 
 /** Ids in ascending order (for filters without a sort). */
 export const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** The fixture's index on one store, searched the way that store's adapter compiles searches. */
+export interface SearchIndex {
+  ids(q: Query, connectorKey?: number): Promise<number[]>;
+  count(filter: unknown, connectorKey?: number): Promise<number>;
+  /** Another connector with its key, and a record of it. */
+  addConnector(key: number, id: string): Promise<void>;
+  insert(connectorKey: number, record: unknown): Promise<void>;
+  removeConnectors(ids: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function sqliteIndex(): SearchIndex {
+  const db = openIndex();
+  return {
+    ids: async (q, key) => ids(db, q, key),
+    count: async (filter, key) => count(db, filter, key),
+    addConnector: async (key, id) => {
+      db.prepare('INSERT INTO connectors (id) VALUES (?)').run(id);
+      db.prepare('INSERT INTO cs_connectors (connector_key, connector_id) VALUES (?, ?)').run(key, id);
+    },
+    insert: async (key, record) => insertRecord(db, key, record),
+    removeConnectors: async (list) => {
+      db.prepare(`DELETE FROM connectors WHERE id IN (${list.map(() => '?').join(', ')})`).run(...list);
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}

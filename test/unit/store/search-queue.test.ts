@@ -2,7 +2,7 @@
 // lines are bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FairQueue } from '../../../src/store/sqlite/search-queue.ts';
+import { FairQueue, SearchSlots, WAITING_PER_ORGANIZATION } from '../../../src/store/search-queue.ts';
 
 const queue = (perOrganization = 1, waitingPerOrganization = 10, waitingTotal = 100) =>
   new FairQueue<string>({ perOrganization, waitingPerOrganization, waitingTotal });
@@ -97,5 +97,70 @@ describe('search reader queue', () => {
     assert.deepEqual(q.drain(), ['c1']);
     assert.equal(q.size, 0);
     assert.equal(q.next(), undefined);
+  });
+});
+
+describe('search slots (the PostgreSQL adapter’s searches)', () => {
+  /** A search that runs until `finish` is called. */
+  function held() {
+    let finish: (v: string) => void = () => {};
+    const done = new Promise<string>((resolve) => {
+      finish = resolve;
+    });
+    return { fn: () => done, finish: (v: string) => finish(v) };
+  }
+
+  it('runs at most `slots` at once, fairly across organizations', async () => {
+    const slots = new SearchSlots(2, 1000);
+    const started: string[] = [];
+    const jobs = new Map<string, ReturnType<typeof held>>();
+    const run = (org: string, name: string) => {
+      const h = held();
+      jobs.set(name, h);
+      return slots.run(org, () => {
+        started.push(name);
+        return h.fn();
+      });
+    };
+    const results = [run('A', 'a1'), run('A', 'a2'), run('A', 'a3'), run('B', 'b1')];
+    await Promise.resolve();
+    // One slot is always left to other organizations: A runs one, B the other.
+    assert.deepEqual(started, ['a1', 'b1']);
+    jobs.get('b1')!.finish('b1');
+    await results[3];
+    assert.deepEqual(started, ['a1', 'b1']);
+    jobs.get('a1')!.finish('a1');
+    await results[0];
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(started, ['a1', 'b1', 'a2']);
+    jobs.get('a2')!.finish('a2');
+    await results[1];
+    await new Promise((r) => setImmediate(r));
+    jobs.get('a3')!.finish('a3');
+    assert.deepEqual(await Promise.all(results), ['a1', 'a2', 'a3', 'b1']);
+    await slots.close();
+  });
+
+  it('refuses with SERVER_BUSY when the line is full, when the wait is too long, and at close', async () => {
+    const slots = new SearchSlots(1, 10);
+    const running = held();
+    const first = slots.run('A', running.fn);
+    const waiting = Array.from({ length: WAITING_PER_ORGANIZATION }, () => slots.run('A', async () => 'x'));
+    await assert.rejects(
+      slots.run('A', async () => 'x'),
+      (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'SERVER_BUSY');
+        return true;
+      },
+    );
+    // Nothing ends: the waiting ones give up after three budgets.
+    for (const w of waiting) {
+      await assert.rejects(w, (err: Error & { code?: string }) => err.code === 'SERVER_BUSY');
+    }
+    const last = slots.run('B', async () => 'y');
+    await slots.close();
+    await assert.rejects(last, (err: Error & { code?: string }) => err.code === 'SERVER_BUSY');
+    running.finish('done');
+    assert.equal(await first, 'done');
   });
 });

@@ -6,6 +6,33 @@
  * organization's search. The lines are bounded per organization and in all: past that a search is refused at
  * once rather than kept waiting.
  */
+import { DomainError } from '../core/errors.ts';
+
+// A waiting search holds its compiled statement and an open request: the lines are bounded, and a search gives
+// up waiting after a few budgets (long enough for the searches ahead of it to run theirs out), so its caller
+// hears back within seconds either way.
+export const WAITING_PER_ORGANIZATION = 32;
+export const WAITING_TOTAL = 256;
+export const WAIT_BUDGETS = 3;
+
+export function searchTimeout(budgetMs: number): DomainError {
+  const message =
+    `The search ran past its time budget of ${budgetMs} ms and was stopped. Narrow the filter (eq, in or a ` +
+    'range on a field, fewer like and any conditions, fuzzy/keyword outside or/not) and try again.';
+  return new DomainError('SEARCH_TIMEOUT', message, {
+    errors: [
+      {
+        field: 'params.query.filter',
+        message,
+        error_code: 'search_timeout',
+        details: { budget_ms: budgetMs },
+      },
+    ],
+  });
+}
+
+export const serverBusy = (message: string, budgetMs: number) =>
+  new DomainError('SERVER_BUSY', message, { retryAfter: Math.max(1, Math.ceil(budgetMs / 1000)) });
 
 export interface FairQueueLimits {
   /** searches of one organization running at once */
@@ -99,5 +126,93 @@ export class FairQueue<T> {
     for (const organization of [...this.served.keys()]) this.forgetIfIdle(organization);
     this.total = 0;
     return all;
+  }
+}
+
+interface Waiting {
+  start(): void;
+  fail(err: Error): void;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * At most `slots` searches of this process at once (a share of its database connections), started fairly
+ * across organizations as FairQueue decides; a search that can't start within WAIT_BUDGETS budgets, or finds
+ * the lines full, is refused with SERVER_BUSY.
+ */
+export class SearchSlots {
+  private readonly queue: FairQueue<Waiting>;
+  private running = 0;
+  private closed = false;
+
+  constructor(
+    private readonly slots: number,
+    private readonly budgetMs: number,
+  ) {
+    this.queue = new FairQueue({
+      perOrganization: Math.max(1, slots - 1),
+      waitingPerOrganization: WAITING_PER_ORGANIZATION,
+      waitingTotal: WAITING_TOTAL,
+    });
+  }
+
+  run<T>(organization: string, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(serverBusy('ces is shutting down; retry shortly.', this.budgetMs));
+    return new Promise<T>((resolve, reject) => {
+      const waitMs = this.budgetMs * WAIT_BUDGETS;
+      const item: Waiting = {
+        fail: reject,
+        start: () => {
+          clearTimeout(item.timer);
+          fn()
+            .then(resolve, reject)
+            .finally(() => {
+              this.running--;
+              this.queue.done(organization);
+              this.pump();
+            });
+        },
+      };
+      const outcome = this.queue.push(organization, item);
+      if (outcome !== 'queued') {
+        const whose = outcome === 'full' ? 'ces has' : 'This organization has';
+        const waiting = outcome === 'full' ? WAITING_TOTAL : WAITING_PER_ORGANIZATION;
+        reject(
+          serverBusy(
+            `${whose} ${waiting} Context Store searches waiting already; retry shortly.`,
+            this.budgetMs,
+          ),
+        );
+        return;
+      }
+      item.timer = setTimeout(() => {
+        if (!this.queue.remove(organization, item)) return;
+        reject(
+          serverBusy(
+            `This search waited ${waitMs} ms for its turn: other searches of this organization (or of all) are ` +
+              'running. Retry shortly.',
+            this.budgetMs,
+          ),
+        );
+      }, waitMs);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running < this.slots) {
+      const next = this.queue.next();
+      if (!next) return;
+      this.running++;
+      next.item.start();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const item of this.queue.drain()) {
+      clearTimeout(item.timer);
+      item.fail(serverBusy('ces is shutting down; retry shortly.', this.budgetMs));
+    }
   }
 }

@@ -1,0 +1,47 @@
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { KyselyStore } from '../kysely-store.ts';
+import type { Store } from '../port.ts';
+import type { Database } from '../schema.ts';
+import { openPool, type PostgresTarget } from './connection.ts';
+import { PostgresContextStore } from './context-store.ts';
+import { advisoryExclusive, sharedRateBuckets } from './locks.ts';
+import { postgresMigrations } from './migrations/index.ts';
+
+export interface PostgresStoreOptions extends PostgresTarget {
+  /** Apply pending migrations on open (serve does; `ces migrate` does it explicitly). */
+  migrate?: boolean;
+  /** Context Store searches: each one's time budget, and how many of this process's may run at once. */
+  search?: { timeoutMs: number; threads: number };
+}
+
+const DEFAULT_SEARCH = { timeoutMs: 2000, threads: 2 };
+
+export async function migratePostgres(db: Kysely<Database>, schema: string): Promise<string[]> {
+  // Kysely's migrator takes a PostgreSQL advisory lock: processes starting together apply each migration once.
+  const migrator = new Migrator({ db, provider: postgresMigrations, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function openPostgresStore(
+  options: PostgresStoreOptions,
+): Promise<{ store: Store; applied: string[] }> {
+  const pool = await openPool(options);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const applied = options.migrate === false ? [] : await migratePostgres(db, options.schema);
+    const contextStore = new PostgresContextStore(pool, options.search ?? DEFAULT_SEARCH);
+    return {
+      store: new KyselyStore(db, db, contextStore, {
+        rowLocks: true,
+        exclusive: advisoryExclusive(pool),
+        rateBuckets: sharedRateBuckets(pool),
+      }),
+      applied,
+    };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * What several ces processes on one PostgreSQL share besides the data: locks held across processes (session
+ * advisory locks, which the server frees when a process dies) and the proactive rate limits' token buckets
+ * (one row per key, updated atomically on the database's clock).
+ */
+import type pg from 'pg';
+import { DomainError } from '../../core/errors.ts';
+import type { SharedRateBuckets } from '../port.ts';
+
+/** How long a caller waits for a lock another process holds before giving up. */
+const LOCK_WAIT_MS = 30_000;
+
+export function advisoryExclusive(pool: pg.Pool) {
+  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    let locked = false;
+    try {
+      await client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`);
+      try {
+        await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55P03') throw err;
+        throw new DomainError(
+          'SERVER_BUSY',
+          `Another ces process has held this operation for ${LOCK_WAIT_MS / 1000} s; retry shortly.`,
+          { retryAfter: 5 },
+        );
+      }
+      locked = true;
+      return await fn();
+    } finally {
+      let healthy = true;
+      if (locked) {
+        healthy = await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).then(
+          () => true,
+          () => false,
+        );
+      }
+      // A connection whose unlock failed may still hold the lock: closing it frees the lock with it.
+      client.release(!healthy);
+    }
+  };
+}
+
+/**
+ * A bucket is `requests` tokens refilling at `requests / per_seconds`; tokens are reserved ahead (the level
+ * may go negative) so callers queue in arrival order, each told at once how long to wait — the in-process
+ * KeyedTokenBucket's rule, kept in one row per key for every process.
+ */
+export function sharedRateBuckets(pool: pg.Pool): SharedRateBuckets {
+  return {
+    async reserve(key, rate, maxWaitMs) {
+      const perMs = rate.requests / (rate.per_seconds * 1000);
+      // ces_take_token (migration 0001): the bucket's row locked, its level read on the database's clock.
+      const r = await pool.query<{ granted: boolean; tokens: number }>(
+        'SELECT granted, tokens FROM ces_take_token($1, $2, $3, $4)',
+        [key, rate.requests, perMs, Math.max(0, maxWaitMs)],
+      );
+      const { granted, tokens } = r.rows[0]!;
+      return { granted, waitMs: tokens >= 0 ? 0 : Math.ceil(-tokens / perMs) };
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// What several ces processes on one PostgreSQL share, each process played by a store of its own (its own pool
+// of connections) on one schema: locks held across them, sync leases each claimed by one of them, and rate
+// limits they hold together.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Store } from '../../src/store/port.ts';
+import { openPostgresStore } from '../../src/store/postgres/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
+import { newConnector, newOrg, newWorkspace, T0, T1 } from './fixtures.ts';
+
+let db: TestDatabase;
+let stores: Store[] = [];
+before(async () => {
+  db = await createTestDatabase();
+  const schema = db.schema();
+  // Opened one after the other: the first applies the migrations, the others find them applied.
+  for (let i = 0; i < 3; i++) {
+    stores.push((await openPostgresStore({ url: db.url, schema, migrate: true })).store);
+  }
+});
+after(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  stores = [];
+  await db?.drop();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PostgreSQL, several processes', () => {
+  it('exclusive: one holder of a key at a time across processes, others keys meanwhile free', async () => {
+    let inside = 0;
+    let most = 0;
+    const order: number[] = [];
+    const hold = (store: Store, n: number) =>
+      store.exclusive('refresh:connector-1', async () => {
+        inside++;
+        most = Math.max(most, inside);
+        await pause(15);
+        order.push(n);
+        inside--;
+        return n;
+      });
+    const runs = stores.flatMap((store, i) => [hold(store, i * 10), hold(store, i * 10 + 1)]);
+    // Another key is not held up by them.
+    const other = stores[1]!.exclusive('refresh:connector-2', async () => inside);
+    const results = await Promise.all(runs);
+    assert.equal(most, 1);
+    assert.equal(order.length, 6);
+    assert.deepEqual(results.sort(), [0, 1, 10, 11, 20, 21]);
+    assert.ok((await other) >= 0);
+  });
+
+  it('exclusive: the lock is freed when fn throws', async () => {
+    await assert.rejects(
+      stores[0]!.exclusive('k', async () => {
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    assert.equal(await stores[1]!.exclusive('k', async () => 'free'), 'free');
+  });
+
+  it('claim: of processes polling at once, each due sync goes to exactly one', async () => {
+    const store = stores[0]!;
+    const org = await newOrg(store);
+    const ws = await newWorkspace(store, org, 'claims');
+    const entities = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const connectors = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await newConnector(store, org, ws.id);
+      await store.contextStore.initConnector(org, c.id, entities, T0);
+      connectors.push(c.id);
+    }
+    const claims = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => stores[i % 3]!.contextStore.claim(`worker-${i}`, T0, T1)),
+    );
+    const got = claims.filter((j) => j !== undefined).map((j) => `${j.connector_id}/${j.entity}`);
+    assert.equal(got.length, 18);
+    assert.equal(new Set(got).size, 18);
+  });
+
+  it('rate buckets: a limit of 3 per minute holds for all processes together', async () => {
+    const rate = { requests: 3, per_seconds: 60 };
+    const now = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => stores[i % 3]!.rateBuckets!.reserve('connector-r', rate, 0)),
+    );
+    assert.equal(now.filter((r) => r.granted).length, 3);
+    for (const r of now.filter((x) => !x.granted))
+      assert.ok(r.waitMs > 0 && r.waitMs <= 20_001, `${r.waitMs}`);
+    // Waiting is allowed: each next token is due a third of a minute after the one before.
+    const queued = [];
+    for (const store of stores) queued.push(await store.rateBuckets!.reserve('connector-r', rate, 120_000));
+    assert.ok(queued.every((r) => r.granted));
+    const waits = queued.map((r) => r.waitMs);
+    assert.ok(waits[0]! > 15_000 && waits[0]! <= 20_000, `${waits}`);
+    assert.ok(Math.abs(waits[1]! - waits[0]! - 20_000) < 1000, `${waits}`);
+    assert.ok(Math.abs(waits[2]! - waits[1]! - 20_000) < 1000, `${waits}`);
+    // Another key has its own bucket.
+    assert.equal((await stores[2]!.rateBuckets!.reserve('connector-s', rate, 0)).granted, true);
+  });
+});
