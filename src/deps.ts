@@ -66,6 +66,7 @@ export async function buildDeps(
       queueWaitMs: config.upstreamQueueWaitMs,
       userAgent: 'ces/0.1',
       ...(store.rateBuckets ? { rateBuckets: store.rateBuckets } : {}),
+      ...(store.concurrencySlots ? { sharedSlots: store.concurrencySlots } : {}),
     });
     const { rebuilt } = await store.contextStore.ensureLayouts(
       registry.all().flatMap((def) => definitionLayouts(def)),

@@ -115,12 +115,14 @@ export function catalogDetail(def: ConnectorDefinition): CatalogDetail {
     })),
     definition: {
       name: def.name,
-      spec: {
-        documentationUrl: def.documentation_url,
-        connectionSpecification: connectionSpecification(def),
-      },
+      spec: connectorSpecification(def),
     },
   };
+}
+
+/** The reference's ConnectorSpecification of a connector type (a source template's `user_config_spec`). */
+export function connectorSpecification(def: ConnectorDefinition) {
+  return { documentationUrl: def.documentation_url, connectionSpecification: connectionSpecification(def) };
 }
 
 function credentialOption(option: CredentialOption): CatalogCredentialOption {

@@ -1,4 +1,5 @@
 import type { ConnectorView } from '../core/connectors/context-store.ts';
+import { presentTemplateDetail, presentTemplateSummary } from '../core/templates/source-templates.ts';
 import type { Workspace } from '../store/port.ts';
 
 /** Reply shapes. Explicit field lists: a new column never reaches a client by accident. */
@@ -18,6 +19,14 @@ export function presentWorkspace(ws: Workspace) {
 }
 
 export function presentConnector(c: ConnectorView) {
+  return { ...connectorFields(c), source_template: presentTemplateDetail(c.template) };
+}
+
+export function presentConnectorListItem(c: ConnectorView) {
+  return { ...connectorFields(c), summarized_source_template: presentTemplateSummary(c.template) };
+}
+
+function connectorFields(c: ConnectorView) {
   return {
     id: c.id,
     name: c.name,
@@ -30,6 +39,7 @@ export function presentConnector(c: ConnectorView) {
     credentials_error: c.credentials_error,
     replication_config: c.replication_config,
     context_store: c.context_store,
+    entities: c.entities,
     created_at: c.created_at,
     updated_at: c.updated_at,
   };

@@ -50,7 +50,27 @@ export const WorkspaceSchema = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const ConnectorSchema = Type.Object({
+/** The reference's RequestedEntity: an entity a connector is asked to serve; no modes: every mode. */
+export const RequestedEntitySchema = Type.Object(
+  {
+    entity: ShortText(100),
+    modes: Type.Optional(
+      Type.Union([
+        Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), {
+          maxItems: 2,
+          uniqueItems: true,
+        }),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A source template as the reference shows it (DetailedSourceTemplate / SummarizedSourceTemplate). */
+export const SourceTemplateSchema = Type.Object({}, { additionalProperties: true });
+
+const connectorFields = {
   id: Uuid,
   name: Type.String(),
   workspace_id: Uuid,
@@ -83,8 +103,21 @@ export const ConnectorSchema = Type.Object({
         'The Context Store (search index) of this connector; null when its type indexes nothing. Details: GET …/inspect',
     },
   ),
+  entities: Type.Union([Type.Array(RequestedEntitySchema), Type.Null()], {
+    description: 'The entities its creator asked for; null: every entity',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+};
+
+export const ConnectorSchema = Type.Object({
+  ...connectorFields,
+  source_template: SourceTemplateSchema,
+});
+
+export const ConnectorListItemSchema = Type.Object({
+  ...connectorFields,
+  summarized_source_template: SourceTemplateSchema,
 });
 
 export const DeletedSchema = Type.Object({ id: Uuid, deleted_at: Type.String({ format: 'date-time' }) });

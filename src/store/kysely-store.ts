@@ -5,7 +5,11 @@ import type {
   ContextStoreRepo,
   CredentialsStatus,
   NewConnector,
+  RequestedEntity,
+  SharedConcurrencySlots,
   SharedRateBuckets,
+  SourceTemplate,
+  SourceTemplateMode,
   Store,
   StoredCredentials,
   Workspace,
@@ -27,6 +31,7 @@ export interface AdapterExtras {
   /** Holds `key` across processes while fn runs (PostgreSQL advisory locks). */
   exclusive?<T>(key: string, fn: () => Promise<T>): Promise<T>;
   rateBuckets?: SharedRateBuckets;
+  concurrencySlots?: SharedConcurrencySlots;
   /** This store's in-process holders (shared with the stores bound to its transactions). */
   mutex?: KeyedMutex;
 }
@@ -60,6 +65,17 @@ function toWorkspace(row: Database['workspaces']): Workspace {
   };
 }
 
+function toSourceTemplate(row: Database['source_templates']): SourceTemplate {
+  return {
+    ...row,
+    partial_default_config: JSON.parse(row.partial_default_config) as Record<string, unknown>,
+    customization:
+      row.customization === null ? null : (JSON.parse(row.customization) as Record<string, unknown>),
+    tags: JSON.parse(row.tags) as string[],
+    mode: row.mode as SourceTemplateMode,
+  };
+}
+
 /** Escapes LIKE metacharacters so a user's `%` or `_` matches literally. */
 function likeContains(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -75,11 +91,13 @@ export class KyselyStore implements Store {
   ) {
     this.extras = { ...extras, mutex: extras.mutex ?? new KeyedMutex() };
     if (extras.rateBuckets) this.rateBuckets = extras.rateBuckets;
+    if (extras.concurrencySlots) this.concurrencySlots = extras.concurrencySlots;
   }
 
   private readonly extras: AdapterExtras & { mutex: KeyedMutex };
 
   readonly rateBuckets?: SharedRateBuckets;
+  readonly concurrencySlots?: SharedConcurrencySlots;
 
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
     // One holder per key in this process first: waiters queue here, not on database connections.
@@ -306,17 +324,25 @@ export class KyselyStore implements Store {
         'c.credential_option',
         'c.credentials_status',
         'c.credentials_error',
+        'c.source_template_id',
+        'c.entities',
         'c.created_at',
         'c.updated_at',
       ]);
   }
 
-  private static toConnector(row: Omit<Connector, 'replication_config'> & { replication_config: string }) {
+  private static toConnector(
+    row: Omit<Connector, 'replication_config' | 'entities'> & {
+      replication_config: string;
+      entities: string | null;
+    },
+  ) {
     return {
       ...row,
       workspace_status: row.workspace_status as WorkspaceStatus,
       credentials_status: row.credentials_status as CredentialsStatus,
       replication_config: JSON.parse(row.replication_config) as Record<string, unknown>,
+      entities: row.entities === null ? null : (JSON.parse(row.entities) as RequestedEntity[]),
     } satisfies Connector;
   }
 
@@ -337,6 +363,8 @@ export class KyselyStore implements Store {
           credentials_key_id: c.credentials.key_id,
           credentials_status: 'valid',
           credentials_error: null,
+          source_template_id: c.source_template_id ?? null,
+          entities: c.entities ? JSON.stringify(c.entities) : null,
           created_at: c.now,
           updated_at: c.now,
         })
@@ -383,6 +411,7 @@ export class KyselyStore implements Store {
       if (patch.replication_config !== undefined)
         set.replication_config = JSON.stringify(patch.replication_config);
       if (patch.credential_option !== undefined) set.credential_option = patch.credential_option;
+      if (patch.entities !== undefined) set.entities = patch.entities ? JSON.stringify(patch.entities) : null;
       if (patch.credentials !== undefined) {
         set.credentials_ciphertext = patch.credentials.ciphertext;
         set.credentials_key_id = patch.credentials.key_id;
@@ -459,6 +488,63 @@ export class KyselyStore implements Store {
         .set({ credentials_ciphertext: credentials.ciphertext, credentials_key_id: credentials.key_id })
         .where('id', '=', id)
         .execute();
+    },
+  };
+
+  readonly sourceTemplates: Store['sourceTemplates'] = {
+    create: async (t) => {
+      await this.db
+        .insertInto('source_templates')
+        .values({
+          ...t,
+          partial_default_config: JSON.stringify(t.partial_default_config),
+          customization: t.customization === null ? null : JSON.stringify(t.customization),
+          tags: JSON.stringify(t.tags),
+        })
+        .execute();
+    },
+    get: async (organizationId, id) => {
+      const row = await this.db
+        .selectFrom('source_templates')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && toSourceTemplate(row);
+    },
+    list: async (organizationId, filter = {}) => {
+      let q = this.db
+        .selectFrom('source_templates')
+        .selectAll()
+        .where('organization_id', '=', organizationId);
+      if (filter.definitionId) q = q.where('definition_id', '=', filter.definitionId);
+      const rows = await q.orderBy('created_at').orderBy('id').execute();
+      return rows.map(toSourceTemplate);
+    },
+    update: async (organizationId, id, patch) => {
+      const set: Partial<Database['source_templates']> = { updated_at: patch.now };
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.partial_default_config !== undefined)
+        set.partial_default_config = JSON.stringify(patch.partial_default_config);
+      if (patch.customization !== undefined)
+        set.customization = patch.customization === null ? null : JSON.stringify(patch.customization);
+      if (patch.mode !== undefined) set.mode = patch.mode;
+      const result = await this.db
+        .updateTable('source_templates')
+        .set(set)
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      return this.sourceTemplates.get(organizationId, id);
+    },
+    delete: async (organizationId, id) => {
+      const result = await this.db
+        .deleteFrom('source_templates')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
   };
 

@@ -65,8 +65,45 @@ export interface Connector {
   credentials_status: CredentialsStatus;
   /** Why the status is `needs_reauth` (no credential value in it); null while `valid`. */
   credentials_error: string | null;
+  /** The source template it was created from; null: its connector type's implicit default template. */
+  source_template_id: string | null;
+  /** The entities its creator asked for; null: every entity. */
+  entities: RequestedEntity[] | null;
   created_at: string;
   updated_at: string;
+}
+
+export type EntityMode = 'read' | 'write';
+
+/** An entity a connector is asked to serve (the reference's RequestedEntity); no modes: every mode. */
+export interface RequestedEntity {
+  entity: string;
+  modes?: EntityMode[] | null;
+}
+
+export type SourceTemplateMode = 'DIRECT' | 'REPLICATION' | 'MULTI';
+
+/** An organization's enabling of a connector type for its end users. */
+export interface SourceTemplate {
+  id: string;
+  organization_id: string;
+  definition_id: string;
+  name: string;
+  /** replication_config values fixed for every connector made from it */
+  partial_default_config: Record<string, unknown>;
+  customization: Record<string, unknown> | null;
+  tags: string[];
+  mode: SourceTemplateMode;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SourceTemplatePatch {
+  name?: string;
+  partial_default_config?: Record<string, unknown>;
+  customization?: Record<string, unknown> | null;
+  mode?: SourceTemplateMode;
+  now: string;
 }
 
 /** Encrypted credentials as stored: a distinct type so a decrypted value can never be mistaken for it. */
@@ -83,6 +120,8 @@ export interface NewConnector {
   replication_config: Record<string, unknown>;
   credential_option: string;
   credentials: StoredCredentials;
+  source_template_id?: string | null;
+  entities?: RequestedEntity[] | null;
   now: string;
 }
 
@@ -92,6 +131,8 @@ export interface ConnectorPatch {
   credential_option?: string;
   /** New credentials from the user; writing them resets `credentials_status` to `valid`. */
   credentials?: StoredCredentials;
+  /** null clears the selection (every entity). */
+  entities?: RequestedEntity[] | null;
   now: string;
 }
 
@@ -186,6 +227,15 @@ export interface ConnectorsRepo {
   replaceCredentialsForRotation(id: string, credentials: StoredCredentials): Promise<void>;
 }
 
+export interface SourceTemplatesRepo {
+  create(template: SourceTemplate): Promise<void>;
+  get(organizationId: string, id: string): Promise<SourceTemplate | undefined>;
+  /** The organization's templates, oldest first; only those of one connector type with `definitionId`. */
+  list(organizationId: string, filter?: { definitionId?: string }): Promise<SourceTemplate[]>;
+  update(organizationId: string, id: string, patch: SourceTemplatePatch): Promise<SourceTemplate | undefined>;
+  delete(organizationId: string, id: string): Promise<boolean>;
+}
+
 export interface ServerSecretsRepo {
   get(name: string): Promise<StoredCredentials | undefined>;
   /** Inserts only if absent; returns the stored value either way (first writer wins when processes race). */
@@ -207,12 +257,20 @@ export interface SharedRateBuckets {
   ): Promise<{ granted: boolean; waitMs: number }>;
 }
 
+/** Counted slots in the database (see ConnectorRuntime's SharedSlots, which this satisfies). */
+export interface SharedConcurrencySlots {
+  /** Takes one of `limit` slots of `key` if one is free: its id, or null. A slot expires after `holdMs`. */
+  tryAcquire(key: string, limit: number, holdMs: number): Promise<string | null>;
+  release(id: string): Promise<void>;
+}
+
 export interface Store {
   organizations: OrganizationsRepo;
   accounts: AccountsRepo;
   applications: ApplicationsRepo;
   workspaces: WorkspacesRepo;
   connectors: ConnectorsRepo;
+  sourceTemplates: SourceTemplatesRepo;
   serverSecrets: ServerSecretsRepo;
   contextStore: ContextStoreRepo;
   /** Runs fn atomically; the store passed to fn is bound to the transaction. */
@@ -228,6 +286,11 @@ export interface Store {
    * its own (SQLite: one process).
    */
   readonly rateBuckets?: SharedRateBuckets;
+  /**
+   * Concurrency slots every process on the database counts together (PostgreSQL); undefined where each process
+   * counts its own.
+   */
+  readonly concurrencySlots?: SharedConcurrencySlots;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -38,6 +38,25 @@ export interface Database {
     /** 'valid' | 'needs_reauth' */
     credentials_status: string;
     credentials_error: string | null;
+    /** the template it was created from; null: the connector type's implicit default */
+    source_template_id: string | null;
+    /** JSON: the entities its creator asked for ([{entity, modes}]); null: all */
+    entities: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  source_templates: {
+    id: string;
+    organization_id: string;
+    definition_id: string;
+    name: string;
+    /** JSON object: replication_config values the template fixes */
+    partial_default_config: string;
+    /** JSON object or null */
+    customization: string | null;
+    /** JSON array of strings */
+    tags: string;
+    mode: string;
     created_at: string;
     updated_at: string;
   };

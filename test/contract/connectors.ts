@@ -42,6 +42,8 @@ export function connectorsContract(name: string, open: () => Promise<OpenedStore
         credential_option: c.credential_option,
         credentials_status: 'valid',
         credentials_error: null,
+        source_template_id: null,
+        entities: null,
         created_at: T0,
         updated_at: T0,
       });

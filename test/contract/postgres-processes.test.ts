@@ -98,4 +98,23 @@ describe('PostgreSQL, several processes', () => {
     // Another key has its own bucket.
     assert.equal((await stores[2]!.rateBuckets!.reserve('connector-s', rate, 0)).granted, true);
   });
+
+  it('concurrency slots: a limit of 2 holds for all processes together; a dead holder frees after its time', async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        stores[i % 3]!.concurrencySlots!.tryAcquire('connector-c', 2, 60_000),
+      ),
+    );
+    const held = tries.filter((id): id is string => id !== null);
+    assert.equal(held.length, 2);
+    assert.equal(await stores[0]!.concurrencySlots!.tryAcquire('connector-c', 2, 60_000), null);
+    await stores[1]!.concurrencySlots!.release(held[0]!);
+    const next = await stores[2]!.concurrencySlots!.tryAcquire('connector-c', 2, 60_000);
+    assert.ok(next);
+    // A slot whose holder died (never released) is free once its time is over.
+    const other = await stores[0]!.concurrencySlots!.tryAcquire('connector-d', 1, 1);
+    assert.ok(other);
+    await pause(20);
+    assert.ok(await stores[1]!.concurrencySlots!.tryAcquire('connector-d', 1, 60_000));
+  });
 });

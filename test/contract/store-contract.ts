@@ -2,12 +2,13 @@
 // port alone (no SQL), so the SQLite adapter today and the PostgreSQL adapter later run the same suite.
 // Each test gets a fresh, empty store from `open`.
 //
-// Covered: organizations, accounts, applications, workspaces, connectors, serverSecrets, contextStore,
+// Covered: organizations, accounts, applications, workspaces, connectors, sourceTemplates, serverSecrets, contextStore,
 // transaction, ping.
 import { connectorsContract } from './connectors.ts';
 import { contextStoreContract } from './context-store.ts';
 import type { OpenedStore } from './fixtures.ts';
 import { secretsContract } from './secrets.ts';
+import { sourceTemplatesContract } from './source-templates.ts';
 import { tenantsContract } from './tenants.ts';
 import { workspacesContract } from './workspaces.ts';
 
@@ -18,5 +19,6 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   workspacesContract(name, open);
   connectorsContract(name, open);
   secretsContract(name, open);
+  sourceTemplatesContract(name, open);
   contextStoreContract(name, open);
 }

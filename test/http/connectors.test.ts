@@ -168,8 +168,9 @@ describe('connectors', () => {
       url: `/api/v1/integrations/connectors/${created.id}`,
       token,
     });
-    assert.equal(del.status, 200);
+    assert.equal(del.status, 202);
     assert.equal(del.json.id, created.id);
+    assert.match(del.json.job_id, /^[0-9a-f-]{36}$/);
     const gone = await h.inject({
       method: 'GET',
       url: `/api/v1/integrations/connectors/${created.id}`,

@@ -223,7 +223,7 @@ describe('connectors per organization', () => {
       url: `/api/v1/integrations/connectors/${first.json.id}`,
       token,
     });
-    assert.equal(del.status, 200, del.body);
+    assert.equal(del.status, 202, del.body);
     assert.equal((await createGithubConnector(h, token)).status, 200);
   });
 

@@ -24,7 +24,7 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import type { RateBuckets } from './limiter.ts';
+import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor } from './oauth2.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
@@ -72,6 +72,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Proactive rate limits held across processes (the store's, on PostgreSQL); by default per process. */
   rateBuckets?: RateBuckets;
+  /** Concurrency limits held across processes (the store's, on PostgreSQL); by default per process. */
+  sharedSlots?: SharedSlots;
 }
 
 export interface ExecuteInput {
@@ -143,6 +145,7 @@ export class ConnectorRuntime {
         queueWaitMs,
         rateLimitOverrides: opts.rateLimitOverrides ?? {},
         ...(opts.rateBuckets ? { rateBuckets: opts.rateBuckets } : {}),
+        ...(opts.sharedSlots ? { sharedSlots: opts.sharedSlots } : {}),
       },
       this.clock,
     );
@@ -266,10 +269,15 @@ export class ConnectorRuntime {
     credentials: ResolvedCredentials,
     config: Record<string, unknown>,
     connectorId?: string,
+    /** A stored connector's credentials: where a refresh during the check stores rotated tokens. */
+    credentialStore?: CredentialStore,
   ): Promise<ResolvedCredentials> {
     if (!settingsFor(def, credentials)) resolveBaseUrl(def, config, this.overrides, credentials);
     try {
-      const checked = await this.oauth.run({ def, config, credentials }, (c) => {
+      const call = credentialStore
+        ? { def, config, credentials, flightKey: connectorId, store: credentialStore }
+        : { def, config, credentials };
+      const checked = await this.oauth.run(call, (c) => {
         const base = resolveBaseUrl(def, config, this.overrides, c);
         const built = buildRequest(base, def.check, {}, {});
         return this.exchange(def, c, base, def.check.method, built, 'the credential check', {

@@ -4,13 +4,29 @@
  * Maps only hold busy keys, so memory stays bounded by the traffic in flight, not by the number of connectors.
  */
 
+/** Where a connector's concurrency slots are counted (this process: KeyedSemaphore; all processes: SharedConcurrency). */
+export interface ConcurrencySlots {
+  /**
+   * A release function once one of `limit` slots for `key` is free, or null (holding nothing) when none frees up
+   * within `maxWaitMs`. `holdMs`: the longest the caller can hold it (a slot of a process that died is free after).
+   */
+  acquire(key: string, limit: number, maxWaitMs: number, holdMs?: number): Promise<(() => void) | null>;
+}
+
+/** Slots every process of a deployment counts together (the store's, on PostgreSQL): one try at a time. */
+export interface SharedSlots {
+  /** Takes a slot if fewer than `limit` are held: its id, or null. Expires after `holdMs`. */
+  tryAcquire(key: string, limit: number, holdMs: number): Promise<string | null>;
+  release(id: string): Promise<void>;
+}
+
 interface Slots {
   active: number;
   waiters: Array<() => void>;
 }
 
 /** FIFO counting semaphore per key. */
-export class KeyedSemaphore {
+export class KeyedSemaphore implements ConcurrencySlots {
   private readonly slots = new Map<string, Slots>();
 
   /**
@@ -127,5 +143,48 @@ export class KeyedTokenBucket implements RateBuckets {
   /** Buckets held (for tests: idle connectors must not accumulate). */
   get size(): number {
     return this.buckets.size;
+  }
+}
+
+/**
+ * Concurrency held across processes: a slot of this process's own semaphore first (its callers queue here in
+ * order, not in the database), then one of the shared slots, tried again with a growing pause (10–200 ms)
+ * until one frees up or the wait is over.
+ */
+export class SharedConcurrency implements ConcurrencySlots {
+  private readonly local = new KeyedSemaphore();
+
+  constructor(
+    private readonly shared: SharedSlots,
+    private readonly clock: { now(): number; sleep(ms: number): Promise<void> },
+  ) {}
+
+  async acquire(key: string, limit: number, maxWaitMs: number, holdMs = 600_000) {
+    const until = this.clock.now() + maxWaitMs;
+    const releaseLocal = await this.local.acquire(key, limit, maxWaitMs);
+    if (!releaseLocal) return null;
+    let pause = 10;
+    try {
+      for (;;) {
+        const id = await this.shared.tryAcquire(key, limit, holdMs);
+        if (id) {
+          return () => {
+            releaseLocal();
+            // Not awaited by the caller; a release that fails leaves the slot to expire after holdMs.
+            this.shared.release(id).catch(() => {});
+          };
+        }
+        const left = until - this.clock.now();
+        if (left <= 0) {
+          releaseLocal();
+          return null;
+        }
+        await this.clock.sleep(Math.min(pause, left));
+        pause = Math.min(pause * 2, 200);
+      }
+    } catch (err) {
+      releaseLocal();
+      throw err;
+    }
   }
 }

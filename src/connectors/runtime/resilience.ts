@@ -19,7 +19,15 @@ import {
   type UpstreamResponse,
   UpstreamTransportError,
 } from './http.ts';
-import { KeyedSemaphore, KeyedTokenBucket, type RateBuckets, type Reservation } from './limiter.ts';
+import {
+  type ConcurrencySlots,
+  KeyedSemaphore,
+  KeyedTokenBucket,
+  type RateBuckets,
+  type Reservation,
+  SharedConcurrency,
+  type SharedSlots,
+} from './limiter.ts';
 import { type Outcome, retryPolicy, withRetry } from './retry.ts';
 import { retryAfterSeconds } from './upstream-errors.ts';
 
@@ -48,11 +56,13 @@ export interface ResilienceOptions {
   rateLimitOverrides?: Record<string, { requests: number; per_seconds: number } | null>;
   /** Rate-limit buckets shared with other processes; by default this process keeps its own. */
   rateBuckets?: RateBuckets;
+  /** Concurrency slots shared with other processes; by default this process counts its own. */
+  sharedSlots?: SharedSlots;
 }
 
 export class ResilientUpstream {
   private readonly rateLimits: Record<string, { requests: number; per_seconds: number } | null>;
-  private readonly slots = new KeyedSemaphore();
+  private readonly slots: ConcurrencySlots;
   private readonly buckets: RateBuckets;
 
   private readonly timeoutMs: number;
@@ -67,6 +77,7 @@ export class ResilientUpstream {
     this.queueWaitMs = opts.queueWaitMs;
     this.rateLimits = opts.rateLimitOverrides ?? {};
     this.buckets = opts.rateBuckets ?? new KeyedTokenBucket(() => clock.now());
+    this.slots = opts.sharedSlots ? new SharedConcurrency(opts.sharedSlots, clock) : new KeyedSemaphore();
   }
 
   /**
@@ -120,7 +131,8 @@ export class ResilientUpstream {
     if (key === undefined) return undefined;
     const limit = def.max_concurrency ?? DEFAULT_MAX_CONCURRENCY;
     const waitMs = Math.min(this.queueWaitMs, latest - this.clock.now());
-    const release = await this.slots.acquire(key, limit, waitMs);
+    // Held at most until the call's deadline (and a little): past it, a slot of a process that died is free.
+    const release = await this.slots.acquire(key, limit, waitMs, latest - this.clock.now() + 30_000);
     if (!release) {
       throw new DomainError(
         'UPSTREAM_BUSY',

@@ -14,6 +14,7 @@ import type { Connector, EntitySyncState } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
 import { DomainError, invalidField } from '../errors.ts';
+import { defaultTemplate, indexedEntities, type TemplateView } from '../templates/source-templates.ts';
 import { definitionOf, loadConnector } from './lookup.ts';
 
 /** The search action's names: the reference's current one and its older alias. */
@@ -33,10 +34,14 @@ function summary(states: EntitySyncState[] | undefined): ContextStoreSummary | n
   return { status, entity_count: (states ?? []).reduce((n, s) => n + s.entity_count, 0) };
 }
 
-export type ConnectorView = Connector & { context_store: ContextStoreSummary | null };
+export type ConnectorView = Connector & {
+  context_store: ContextStoreSummary | null;
+  /** The source template it was made from (its type's default one when none, or when that was deleted). */
+  template: TemplateView;
+};
 
 export async function withContextStore(
-  deps: Pick<CoreDeps, 'store'>,
+  deps: Pick<CoreDeps, 'store' | 'registry'>,
   organizationId: string,
   connectors: Connector[],
 ): Promise<ConnectorView[]> {
@@ -44,17 +49,38 @@ export async function withContextStore(
     organizationId,
     connectors.map((c) => c.id),
   );
-  return connectors.map((c) => ({ ...c, context_store: summary(states.get(c.id)) }));
+  const templates = connectors.some((c) => c.source_template_id !== null)
+    ? new Map((await deps.store.sourceTemplates.list(organizationId)).map((t) => [t.id, t]))
+    : new Map();
+  return connectors.map((c) => {
+    const own = c.source_template_id ? templates.get(c.source_template_id) : undefined;
+    const def = deps.registry.byId(c.definition_id);
+    const template: TemplateView | undefined =
+      own && def ? { ...own, definition: def } : def ? defaultTemplate(def) : undefined;
+    if (!template) throw new Error(`connector ${c.id} has an unknown definition ${c.definition_id}`);
+    return { ...c, context_store: summary(states.get(c.id)), template };
+  });
 }
 
-export async function viewOf(deps: Pick<CoreDeps, 'store'>, connector: Connector): Promise<ConnectorView> {
+export async function viewOf(
+  deps: Pick<CoreDeps, 'store' | 'registry'>,
+  connector: Connector,
+): Promise<ConnectorView> {
   const [view] = await withContextStore(deps, connector.organization_id, [connector]);
   return view as ConnectorView;
 }
 
-/** A new connector: a backfill of every indexed entity, due now. */
-export async function startContextStore(deps: CoreDeps, connector: Connector, def: ConnectorDefinition) {
-  const entities = definitionLayouts(def).map((l) => l.entity);
+/**
+ * A new connector: a backfill of every indexed entity (narrowed by its template's whitelist and the entities its
+ * creator asked for), due now. Also adds the syncs of entities newly asked for.
+ */
+export async function startContextStore(
+  deps: CoreDeps,
+  connector: Connector,
+  def: ConnectorDefinition,
+  template?: Pick<TemplateView, 'customization'>,
+) {
+  const entities = indexedEntities(def, template, connector.entities);
   if (entities.length === 0) return;
   await deps.store.contextStore.initConnector(
     connector.organization_id,
@@ -105,6 +131,9 @@ export async function inspectConnector(deps: CoreDeps, ctx: RequestContext, id: 
     organization_id: connector.organization_id,
     source_definition_id: def.id,
     source_definition_name: def.name,
+    source_config_template_id: (await viewOf(deps, connector)).template.id,
+    // The connector type's skill (agent-readable docs).
+    docs_skill_id: `connector-source:${def.id}`,
     context_store: { status, entities },
     // The reference service's readiness block, so its clients read the same fields.
     context_store_readiness: {

@@ -6,16 +6,19 @@ import { assertWorkspaceAccess, isoNow } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { assertUnderQuota } from '../quotas.ts';
 import { type ConnectorView, startContextStore, viewOf } from './context-store.ts';
-import { resolveDefinition } from './lookup.ts';
+import {
+  composeReplicationConfig,
+  type ReferenceInput,
+  refuseOauthSecretId,
+  requestedEntities,
+  resolveTemplate,
+} from './reference-input.ts';
 import { validateReplicationConfig } from './replication-config.ts';
 
-export interface CreateConnectorInput {
+export interface CreateConnectorInput extends ReferenceInput {
   workspace_name?: string | undefined;
-  definition_id?: string | undefined;
-  connector_type?: string | undefined;
   name?: string | undefined;
   credentials: unknown;
-  replication_config?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -28,9 +31,11 @@ export async function createConnector(
   input: CreateConnectorInput,
 ): Promise<ConnectorView> {
   const workspace = await resolveWorkspace(deps, ctx, input.workspace_name);
-  const def = resolveDefinition(deps, input);
+  refuseOauthSecretId(input);
+  const { def, template } = await resolveTemplate(deps, ctx.organizationId, input);
+  const entities = requestedEntities(def, input.entities);
   const credentials = resolveCredentials(def, input.credentials);
-  const replicationConfig = validateReplicationConfig(def, input.replication_config);
+  const replicationConfig = validateReplicationConfig(def, composeReplicationConfig(def, template, input));
   // Also before the live check, so an organization at its limit costs no upstream call.
   await assertConnectorQuota(deps, deps.store, ctx.organizationId);
   const id = randomUUID();
@@ -53,12 +58,14 @@ export async function createConnector(
       replication_config: replicationConfig,
       credential_option: checked.option,
       credentials: deps.vault.encrypt(JSON.stringify(checked), connectorAad(ctx.organizationId, id)),
+      source_template_id: template.organization_id === null ? null : template.id,
+      entities,
       now,
     });
   });
   const created = await deps.store.connectors.get(ctx.organizationId, id);
   if (!created) throw new Error('connector vanished right after insert');
-  await startContextStore(deps, created, def);
+  await startContextStore(deps, created, def, template);
   return viewOf(deps, created);
 }
 
@@ -69,7 +76,7 @@ async function assertConnectorQuota(deps: CoreDeps, store: CoreDeps['store'], or
   assertUnderQuota(count, limit, 'connectors', 'CES_MAX_CONNECTORS_PER_ORGANIZATION');
 }
 
-async function resolveWorkspace(deps: CoreDeps, ctx: RequestContext, name: string | undefined) {
+export async function resolveWorkspace(deps: CoreDeps, ctx: RequestContext, name: string | undefined) {
   if (name === undefined) {
     if (ctx.workspaceId) {
       const ws = await deps.store.workspaces.get(ctx.organizationId, ctx.workspaceId);

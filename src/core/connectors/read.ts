@@ -4,8 +4,11 @@ import { DomainError } from '../errors.ts';
 import { type ConnectorView, viewOf, withContextStore } from './context-store.ts';
 import { loadConnector } from './lookup.ts';
 
-export const getConnector = async (deps: Pick<CoreDeps, 'store'>, ctx: RequestContext, id: string) =>
-  viewOf(deps, await loadConnector(deps, ctx, id));
+export const getConnector = async (
+  deps: Pick<CoreDeps, 'store' | 'registry'>,
+  ctx: RequestContext,
+  id: string,
+) => viewOf(deps, await loadConnector(deps, ctx, id));
 
 export interface ListConnectorsInput {
   workspace_id?: string | undefined;
@@ -14,7 +17,7 @@ export interface ListConnectorsInput {
 }
 
 export async function listConnectors(
-  deps: Pick<CoreDeps, 'store'>,
+  deps: Pick<CoreDeps, 'store' | 'registry'>,
   ctx: RequestContext,
   input: ListConnectorsInput,
 ): Promise<ConnectorView[]> {

@@ -2,17 +2,20 @@ import { type ResolvedCredentials, resolveCredentials } from '../../connectors/c
 import { destinationConfigKeys, movedDestinationFields } from '../../connectors/runtime/request.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { connectorAad } from '../../security/vault.ts';
-import type { Connector } from '../../store/port.ts';
+import type { Connector, RequestedEntity } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { type ConnectorView, restartContextStore, viewOf } from './context-store.ts';
+import { type ConnectorView, restartContextStore, startContextStore, viewOf } from './context-store.ts';
 import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
+import { composeReplicationConfig, requestedEntities } from './reference-input.ts';
 import { validateReplicationConfig } from './replication-config.ts';
 
 export interface UpdateConnectorInput {
   name?: string | undefined;
   replication_config?: Record<string, unknown> | undefined;
+  /** [] clears the selection (every entity). */
+  entities?: RequestedEntity[] | undefined;
   credentials?: unknown;
 }
 
@@ -25,10 +28,12 @@ export async function updateConnector(
 ): Promise<ConnectorView> {
   const connector = await loadConnector(deps, ctx, id);
   const def = definitionOf(deps, connector);
+  const { template } = await viewOf(deps, connector);
   const replicationConfig =
     input.replication_config !== undefined
-      ? validateReplicationConfig(def, input.replication_config)
+      ? validateReplicationConfig(def, composeReplicationConfig(def, template, input))
       : connector.replication_config;
+  const entities = input.entities !== undefined ? requestedEntities(def, input.entities) : undefined;
   if (input.credentials === undefined)
     await assertDestinationKept(deps, ctx, def, connector, replicationConfig);
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
@@ -44,6 +49,7 @@ export async function updateConnector(
   const updated = await deps.store.connectors.update(ctx.organizationId, id, {
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),
     ...(input.replication_config !== undefined ? { replication_config: replicationConfig } : {}),
+    ...(entities !== undefined ? { entities } : {}),
     ...(credentials
       ? {
           credential_option: credentials.option,
@@ -54,6 +60,8 @@ export async function updateConnector(
   });
   if (!updated) throw connectorNotFound(id);
   const after = await loadConnector(deps, ctx, id);
+  // Entities newly asked for get their syncs (ones no longer asked for keep what they indexed).
+  if (entities !== undefined) await startContextStore(deps, after, def, template);
   if (credentials || input.replication_config !== undefined) await restartContextStore(deps, after);
   return viewOf(deps, after);
 }

@@ -2,6 +2,7 @@ import type { App, AppDeps } from '../../app.ts';
 import * as scopedToken from './account/scoped-token.ts';
 import * as scopedTokenInfo from './account/scoped-token-info.ts';
 import * as token from './account/token.ts';
+import * as checkConnector from './connectors/check.ts';
 import * as createConnector from './connectors/create.ts';
 import * as deleteConnector from './connectors/delete.ts';
 import * as execute from './connectors/execute.ts';
@@ -12,6 +13,7 @@ import * as updateConnector from './connectors/update.ts';
 import * as getDefinition from './definitions/get.ts';
 import * as listDefinitions from './definitions/list.ts';
 import * as health from './ops/health.ts';
+import * as sourceTemplates from './templates/sources.ts';
 import * as deleteWorkspace from './workspaces/delete.ts';
 import * as getWorkspace from './workspaces/get.ts';
 import * as listWorkspaces from './workspaces/list.ts';
@@ -25,6 +27,7 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   scopedTokenInfo,
   listDefinitions,
   getDefinition,
+  checkConnector,
   createConnector,
   listConnectors,
   getConnector,
@@ -32,6 +35,7 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   updateConnector,
   deleteConnector,
   execute,
+  sourceTemplates,
   listWorkspaces,
   workspaceStats,
   getWorkspace,

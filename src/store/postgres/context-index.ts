@@ -56,12 +56,14 @@ export function indexTableDdl(layout: EntityLayout): string[] {
     `CREATE INDEX IF NOT EXISTS ${index(b.connectorKey)} ON ${table} (${b.connectorKey}, rid)`,
     `CREATE INDEX IF NOT EXISTS ${index(b.generation)} ON ${table} (${b.connectorKey}, ${b.generation})`,
     // NULLS FIRST ascending: read forwards it serves ASC NULLS FIRST, backwards DESC NULLS LAST, the two orders
-    // the search compiler asks for (SQLite's own NULL placement).
+    // the search compiler asks for (SQLite's own NULL placement). `rid` last, as SQLite's rowid is in every index
+    // of its: equal values come in `rid` order, so `eq` + the default order (and any sort's tie-break) reads the
+    // first page off the index instead of sorting every match (measured by bench/context-store.ts).
     ...fields
       .filter((f) => f.indexed)
       .map(
         (f) =>
-          `CREATE INDEX IF NOT EXISTS ${index(f.column)} ON ${table} (${b.connectorKey}, ${quoteIdent(f.column)} ASC NULLS FIRST)`,
+          `CREATE INDEX IF NOT EXISTS ${index(f.column)} ON ${table} (${b.connectorKey}, ${quoteIdent(f.column)} ASC NULLS FIRST, rid)`,
       ),
     ...fullTextFields(layout).map(
       (f) =>

@@ -32,6 +32,13 @@ const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count 
   updated_at = NULL, backfilled_at = NULL, last_full_at = NULL, pass = 'backfill', run_after = $1,
   lease_owner = NULL, lease_expires_at = NULL, checkpoint = NULL, generation = 0, high_water = NULL, attempts = 0`;
 
+/**
+ * A page's commit need not wait for its WAL flush: the index is derived from the provider and its checkpoint
+ * commits in the same transaction, so a server crash loses at most the last few hundred milliseconds of pages
+ * together with their checkpoints, and the sync reads them again. Nothing else in ces commits this way.
+ */
+const ASYNC_COMMIT = 'SET LOCAL synchronous_commit = off';
+
 /** Serialises layout changes of processes starting together (CREATE TABLE IF NOT EXISTS races otherwise). */
 const LAYOUT_LOCK = 'SELECT pg_advisory_xact_lock(hashtext($1))';
 
@@ -232,6 +239,7 @@ export class PostgresContextStore implements ContextStoreRepo {
       0,
     );
     return this.tx(async (client) => {
+      await client.query(ASYNC_COMMIT);
       const held = await this.updateLeased(
         client,
         job,

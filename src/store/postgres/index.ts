@@ -4,7 +4,7 @@ import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
 import { openPool, type PostgresTarget } from './connection.ts';
 import { PostgresContextStore } from './context-store.ts';
-import { advisoryExclusive, sharedRateBuckets } from './locks.ts';
+import { advisoryExclusive, sharedRateBuckets, sharedSlots } from './locks.ts';
 import { postgresMigrations } from './migrations/index.ts';
 
 export interface PostgresStoreOptions extends PostgresTarget {
@@ -37,6 +37,7 @@ export async function openPostgresStore(
         rowLocks: true,
         exclusive: advisoryExclusive(pool),
         rateBuckets: sharedRateBuckets(pool),
+        concurrencySlots: sharedSlots(pool),
       }),
       applied,
     };

@@ -3,9 +3,10 @@
  * advisory locks, which the server frees when a process dies) and the proactive rate limits' token buckets
  * (one row per key, updated atomically on the database's clock).
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { DomainError } from '../../core/errors.ts';
-import type { SharedRateBuckets } from '../port.ts';
+import type { SharedConcurrencySlots, SharedRateBuckets } from '../port.ts';
 
 /** How long a caller waits for a lock another process holds before giving up. */
 const LOCK_WAIT_MS = 30_000;
@@ -58,6 +59,28 @@ export function sharedRateBuckets(pool: pg.Pool): SharedRateBuckets {
       );
       const { granted, tokens } = r.rows[0]!;
       return { granted, waitMs: tokens >= 0 ? 0 : Math.ceil(-tokens / perMs) };
+    },
+  };
+}
+
+/**
+ * A connector's concurrency limit for every process together: one row per held slot, taken by ces_take_slot
+ * (migration 0001) under a per-key transaction lock, so of processes taking the last slot at once one gets it.
+ */
+export function sharedSlots(pool: pg.Pool): SharedConcurrencySlots {
+  return {
+    async tryAcquire(key, limit, holdMs) {
+      const id = randomUUID();
+      const r = await pool.query<{ taken: boolean }>('SELECT ces_take_slot($1, $2, $3, $4) AS taken', [
+        key,
+        limit,
+        holdMs,
+        id,
+      ]);
+      return r.rows[0]?.taken ? id : null;
+    },
+    async release(id) {
+      await pool.query('DELETE FROM cs_slots WHERE id = $1', [id]);
     },
   };
 }

@@ -385,7 +385,7 @@ describe('context store sync and search (GitHub)', () => {
     const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_key = ?`, key);
     assert.ok((await rows('cs_github__issues')) > 0);
     const del = await h.inject({ method: 'DELETE', url: `/api/v1/integrations/connectors/${id}`, token });
-    assert.equal(del.status, 200, del.body);
+    assert.equal(del.status, 202, del.body);
     for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels']) {
       assert.equal(await rows(table), 0, table);
     }

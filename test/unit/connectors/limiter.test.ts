@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KeyedSemaphore, KeyedTokenBucket } from '../../../src/connectors/runtime/limiter.ts';
+import {
+  KeyedSemaphore,
+  KeyedTokenBucket,
+  SharedConcurrency,
+  type SharedSlots,
+} from '../../../src/connectors/runtime/limiter.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -88,5 +93,78 @@ describe('KeyedTokenBucket', () => {
     now = 1000;
     bucket.reserve('fresh', slow, 0);
     assert.equal(bucket.size, 1);
+  });
+});
+
+describe('SharedConcurrency (slots counted with other processes)', () => {
+  /** Slots "in the database": `others` are held by other processes. */
+  function sharedWith(others: number) {
+    let held = others;
+    const slots: SharedSlots & { held: () => number; free: () => void } = {
+      tryAcquire: async (_key, limit) => (held < limit ? `slot-${++held}` : null),
+      release: async () => {
+        held--;
+      },
+      held: () => held,
+      free: () => {
+        held--;
+      },
+    };
+    return slots;
+  }
+  /** A clock whose sleep advances time at once. */
+  function clock() {
+    let t = 0;
+    return {
+      now: () => t,
+      sleep: async (ms: number) => {
+        t += ms;
+      },
+      sleeps: () => t,
+    };
+  }
+
+  it('takes a shared slot when one is free, and gives both back on release', async () => {
+    const shared = sharedWith(1);
+    const c = new SharedConcurrency(shared, clock());
+    const release = await c.acquire('k', 2, 1000);
+    assert.ok(release);
+    assert.equal(shared.held(), 2);
+    release();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(shared.held(), 1);
+  });
+
+  it('tries again with growing pauses until a slot frees up, or gives up at the wait', async () => {
+    const shared = sharedWith(2);
+    const time = clock();
+    const c = new SharedConcurrency(shared, time);
+    assert.equal(await c.acquire('k', 2, 1000), null);
+    assert.equal(time.sleeps(), 1000);
+    // Another process frees a slot while this one waits.
+    const t2 = clock();
+    const waiting = new SharedConcurrency(shared, {
+      now: t2.now,
+      sleep: async (ms) => {
+        await t2.sleep(ms);
+        if (t2.now() >= 70) shared.free();
+      },
+    });
+    const release = await waiting.acquire('k', 2, 1000);
+    assert.ok(release);
+    assert.ok(t2.now() >= 70 && t2.now() < 1000);
+  });
+
+  it('gives back the local slot when the shared store fails', async () => {
+    const failing: SharedSlots = {
+      tryAcquire: async () => {
+        throw new Error('database unreachable');
+      },
+      release: async () => {},
+    };
+    const c = new SharedConcurrency(failing, clock());
+    await assert.rejects(c.acquire('k', 1, 100), /database unreachable/);
+    // The local slot was returned: with a working store it is free again.
+    await assert.rejects(c.acquire('k', 1, 0), /database unreachable/);
   });
 });

@@ -1,8 +1,9 @@
+import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { deleteConnector } from '../../../core/connectors/delete.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
-import { DeletedSchema, IdParams, withErrors } from '../../schemas.ts';
+import { IdParams, Uuid, withErrors } from '../../schemas.ts';
 
 export function register(app: App, deps: CoreDeps) {
   app.delete(
@@ -10,11 +11,15 @@ export function register(app: App, deps: CoreDeps) {
     {
       schema: {
         tags: ['Connectors'],
-        summary: 'Delete a connector and its stored credentials (synchronous)',
+        summary:
+          'Delete a connector and its stored credentials: done when this answers (202 with a job_id, as the reference)',
         params: IdParams,
-        response: withErrors({ 200: DeletedSchema }),
+        response: withErrors({
+          202: Type.Object({ job_id: Uuid, id: Uuid, deleted_at: Type.String({ format: 'date-time' }) }),
+        }),
       },
     },
-    async (request) => deleteConnector(deps, ctxOf(request), request.params.id),
+    async (request, reply) =>
+      reply.code(202).send(await deleteConnector(deps, ctxOf(request), request.params.id)),
   );
 }

@@ -26,6 +26,8 @@ const Reply = Type.Object({
   organization_id: Type.String(),
   source_definition_id: Type.String(),
   source_definition_name: Type.String(),
+  source_config_template_id: Type.String({ format: 'uuid' }),
+  docs_skill_id: Type.String(),
   context_store: Type.Object({
     status: Nullable(Type.String({ description: 'Loading | Building Preview | Preview | Ready | Failed' })),
     entities: Type.Array(EntityState),

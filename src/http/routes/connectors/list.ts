@@ -3,8 +3,8 @@ import type { App } from '../../../app.ts';
 import { listConnectors } from '../../../core/connectors/read.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
-import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, Name, withErrors } from '../../schemas.ts';
+import { presentConnectorListItem } from '../../presenters.ts';
+import { ConnectorListItemSchema, Name, withErrors } from '../../schemas.ts';
 
 const Query = Type.Object(
   {
@@ -25,7 +25,7 @@ export function register(app: App, deps: CoreDeps) {
         tags: ['Connectors'],
         summary: 'List connectors, optionally of one workspace and/or one connector type',
         querystring: Query,
-        response: withErrors({ 200: Type.Object({ data: Type.Array(ConnectorSchema) }) }),
+        response: withErrors({ 200: Type.Object({ data: Type.Array(ConnectorListItemSchema) }) }),
       },
     },
     async (request) => {
@@ -35,7 +35,7 @@ export function register(app: App, deps: CoreDeps) {
         workspace_name: q.workspace_name ?? q.customer_name ?? q.external_user_id,
         definition_id: q.definition_id,
       });
-      return { data: connectors.map(presentConnector) };
+      return { data: connectors.map(presentConnectorListItem) };
     },
   );
 }

@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_credentials_status.ts';
 import * as m0003 from './0003_context_store.ts';
 import * as m0004 from './0004_context_store_keys.ts';
+import * as m0005 from './0005_source_templates.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_credentials_status': m0002,
   '0003_context_store': m0003,
   '0004_context_store_keys': m0004,
+  '0005_source_templates': m0005,
 };
 
 export const sqliteMigrations: MigrationProvider = {
