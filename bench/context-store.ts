@@ -31,6 +31,7 @@ import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
 import {
+  benchDatabase,
   cpuSeconds,
   createGithubConnector,
   launch,
@@ -533,26 +534,6 @@ async function main() {
   for (const store of stores) summary(store, { ...results, ...perStore[store] });
 }
 
-/** A database of the run's own on the bench's PostgreSQL server; dropped by `drop`. */
-async function benchDatabase() {
-  const admin = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `ces_bench_${process.pid}`;
-  const exec = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await exec(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 async function runStore(
   store: 'sqlite' | 'postgres',
   fakeUrl: string,
@@ -560,7 +541,7 @@ async function runStore(
   baseline: { records_per_s: number; json_bytes_per_record: number },
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { load_avg_1m_at_start: load1() };
-  const database = store === 'postgres' ? await benchDatabase() : undefined;
+  const database = store === 'postgres' ? await benchDatabase('ces_bench_cs') : undefined;
   const ces = await startCes(
     { github: fakeUrl },
     {

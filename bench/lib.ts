@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { request } from 'undici';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 
@@ -217,4 +218,27 @@ export async function createGithubConnector(ces: { base: string; token: string }
 
 export function writeResults(name: string, results: unknown) {
   fs.writeFileSync(path.join(ROOT, 'bench/results', name), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/**
+ * A database of the run's own (`<prefix>_<pid>`) on the bench's PostgreSQL server (BENCH_POSTGRES_URL, default
+ * this machine's), UTF-8 with a Unicode ctype as the tests make theirs; `drop` removes it.
+ */
+export async function benchDatabase(prefix: string) {
+  const admin = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `${prefix}_${process.pid}`;
+  const exec = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await exec(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

@@ -14,9 +14,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import {
+  benchDatabase,
   cpuSeconds,
   type LoadResult,
   launch,
@@ -31,25 +31,6 @@ import {
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' } } });
 const DURATION = Number(values.duration);
 const LIST = { entity: 'issues', action: 'list', params: { owner: 'bench', repo: 'big', per_page: 30 } };
-
-async function database() {
-  const admin = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `ces_bench_scale_${process.pid}`;
-  const exec = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await exec(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 type Ces = Awaited<ReturnType<typeof startCes>>;
 
@@ -104,7 +85,7 @@ async function main() {
   };
   const fake = await launch(['--import', 'tsx', 'bench/fake-github.ts']);
   const masterKey = randomBytes(32).toString('base64');
-  const db = await database();
+  const db = await benchDatabase('ces_bench_scale');
   try {
     const direct = await load({
       url: `${fake.url}/repos/bench/big/issues?per_page=30`,

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../connectors/github/fake/index.ts';
-import { call, type Server, startServer, stop } from '../helpers/server-process.ts';
+import { call, indexedIssueNumbers, type Server, startServer, stop } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 /** The processes start and sync under whatever else the machine runs: wait generously. */
@@ -86,23 +86,7 @@ test('kill -9 mid-backfill: the next process resumes from the checkpoint and the
     assert.ok(page > 1, `resumed from a checkpoint, not from page 1 (first request: ${resumed.path})`);
 
     // Every issue exactly once: page through the whole index.
-    const numbers: number[] = [];
-    let cursor: string | undefined;
-    do {
-      const res = await call(second.url, 'POST', `/api/v1/integrations/connectors/${id}/execute`, token, {
-        entity: 'issues',
-        action: 'search',
-        params: {
-          query: { sort: [{ number: 'asc' }] },
-          limit: 1000,
-          fields: ['number'],
-          ...(cursor ? { cursor } : {}),
-        },
-      });
-      assert.equal(res.status, 200, JSON.stringify(res.json));
-      numbers.push(...res.json.result.map((r: { number: number }) => r.number));
-      cursor = res.json.connector_metadata.end_cursor ?? undefined;
-    } while (cursor);
+    const numbers = await indexedIssueNumbers(() => second.url, token, id);
     const expected = ISSUES + 25;
     assert.equal(numbers.length, expected, 'no record lost, none duplicated');
     assert.equal(new Set(numbers).size, expected);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../connectors/github/fake/index.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
-import { call, type Server, startServer, stop } from '../helpers/server-process.ts';
+import { call, indexedIssueNumbers, type Server, startServer, stop } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const LONG = 60_000;
@@ -114,23 +114,7 @@ test('two API processes and a worker on one PostgreSQL: kill -9 of the worker lo
     assert.ok(page > 1, `resumed from the checkpoint, not from page 1 (first request: ${resumed.path})`);
 
     // Every issue exactly once, paging through the index on both API processes in turn.
-    const numbers: number[] = [];
-    let cursor: string | undefined;
-    do {
-      const res = await call(either(), 'POST', `/api/v1/integrations/connectors/${id}/execute`, token, {
-        entity: 'issues',
-        action: 'search',
-        params: {
-          query: { sort: [{ number: 'asc' }] },
-          limit: 400,
-          fields: ['number'],
-          ...(cursor ? { cursor } : {}),
-        },
-      });
-      assert.equal(res.status, 200, JSON.stringify(res.json));
-      numbers.push(...res.json.result.map((r: { number: number }) => r.number));
-      cursor = res.json.connector_metadata.end_cursor ?? undefined;
-    } while (cursor);
+    const numbers = await indexedIssueNumbers(either, token, id, 400);
     const expected = ISSUES + 25;
     assert.equal(numbers.length, expected, 'no record lost, none duplicated');
     assert.deepEqual(

@@ -68,3 +68,33 @@ export async function call(base: string, method: string, url: string, token?: st
   // biome-ignore lint/suspicious/noExplicitAny: test convenience
   return { status: res.status, json: (await res.json()) as any };
 }
+
+/**
+ * Every issue number in a connector's index, paging its `search` (sorted by number) to the end; `base` gives the
+ * server for each page (one, or several in turn).
+ */
+export async function indexedIssueNumbers(
+  base: () => string,
+  token: string,
+  connectorId: string,
+  limit = 1000,
+) {
+  const numbers: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await call(base(), 'POST', `/api/v1/integrations/connectors/${connectorId}/execute`, token, {
+      entity: 'issues',
+      action: 'search',
+      params: {
+        query: { sort: [{ number: 'asc' }] },
+        limit,
+        fields: ['number'],
+        ...(cursor ? { cursor } : {}),
+      },
+    });
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(res.json)}`);
+    numbers.push(...res.json.result.map((r: { number: number }) => r.number));
+    cursor = res.json.connector_metadata.end_cursor ?? undefined;
+  } while (cursor);
+  return numbers;
+}
