@@ -63,3 +63,6 @@ export class Vault {
 export const connectorAad = (organizationId: string, connectorId: string) =>
   `connector:${organizationId}:${connectorId}`;
 export const serverSecretAad = (name: string) => `server-secret:${name}`;
+/** An organization's OAuth app secret: bound to the organization and the connector type. */
+export const oauthAppAad = (organizationId: string, definitionId: string) =>
+  `oauth-app:${organizationId}:${definitionId}`;

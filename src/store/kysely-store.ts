@@ -548,6 +548,76 @@ export class KyselyStore implements Store {
     },
   };
 
+  readonly oauthApps: Store['oauthApps'] = {
+    put: async (app) => {
+      await this.db
+        .insertInto('oauth_apps')
+        .values({
+          id: app.id,
+          organization_id: app.organization_id,
+          definition_id: app.definition_id,
+          client_id: app.client_id,
+          secret_ciphertext: app.secret.ciphertext,
+          secret_key_id: app.secret.key_id,
+          created_at: app.created_at,
+          updated_at: app.updated_at,
+        })
+        .onConflict((oc) =>
+          oc.columns(['organization_id', 'definition_id']).doUpdateSet({
+            client_id: app.client_id,
+            secret_ciphertext: app.secret.ciphertext,
+            secret_key_id: app.secret.key_id,
+            updated_at: app.updated_at,
+          }),
+        )
+        .execute();
+      const stored = await this.oauthApps.get(app.organization_id, app.definition_id);
+      if (!stored) throw new Error('oauth app vanished after upsert');
+      const { secret: _secret, ...rest } = stored;
+      return rest;
+    },
+    get: async (organizationId, definitionId) => {
+      const row = await this.db
+        .selectFrom('oauth_apps')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('definition_id', '=', definitionId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { secret_ciphertext, secret_key_id, ...rest } = row;
+      return { ...rest, secret: { ciphertext: secret_ciphertext, key_id: secret_key_id } };
+    },
+    delete: async (organizationId, definitionId) => {
+      const result = await this.db
+        .deleteFrom('oauth_apps')
+        .where('organization_id', '=', organizationId)
+        .where('definition_id', '=', definitionId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    listForRotation: async () => {
+      const rows = await this.db
+        .selectFrom('oauth_apps')
+        .select(['id', 'organization_id', 'definition_id', 'secret_ciphertext', 'secret_key_id'])
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        organization_id: r.organization_id,
+        definition_id: r.definition_id,
+        ciphertext: r.secret_ciphertext,
+        key_id: r.secret_key_id,
+      }));
+    },
+    replaceSecretForRotation: async (id, secret) => {
+      await this.db
+        .updateTable('oauth_apps')
+        .set({ secret_ciphertext: secret.ciphertext, secret_key_id: secret.key_id })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+
   readonly serverSecrets: Store['serverSecrets'] = {
     get: async (name) => {
       const row = await this.db

@@ -236,6 +236,32 @@ export interface SourceTemplatesRepo {
   delete(organizationId: string, id: string): Promise<boolean>;
 }
 
+/** An organization's own OAuth app for a connector type; the client secret only in `OAuthAppWithSecret`. */
+export interface OAuthApp {
+  id: string;
+  organization_id: string;
+  definition_id: string;
+  client_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OAuthAppWithSecret extends OAuthApp {
+  secret: StoredCredentials;
+}
+
+export interface OAuthAppsRepo {
+  /** Creates the organization's app for the connector type, or replaces its client id and secret (id and created_at kept). */
+  put(app: OAuthAppWithSecret): Promise<OAuthApp>;
+  get(organizationId: string, definitionId: string): Promise<OAuthAppWithSecret | undefined>;
+  delete(organizationId: string, definitionId: string): Promise<boolean>;
+  /** Key rotation sweep (tenantless by design: it re-encrypts every row). */
+  listForRotation(): Promise<
+    Array<{ id: string; organization_id: string; definition_id: string } & StoredCredentials>
+  >;
+  replaceSecretForRotation(id: string, secret: StoredCredentials): Promise<void>;
+}
+
 export interface ServerSecretsRepo {
   get(name: string): Promise<StoredCredentials | undefined>;
   /** Inserts only if absent; returns the stored value either way (first writer wins when processes race). */
@@ -271,6 +297,7 @@ export interface Store {
   workspaces: WorkspacesRepo;
   connectors: ConnectorsRepo;
   sourceTemplates: SourceTemplatesRepo;
+  oauthApps: OAuthAppsRepo;
   serverSecrets: ServerSecretsRepo;
   contextStore: ContextStoreRepo;
   /** Runs fn atomically; the store passed to fn is bound to the transaction. */

@@ -60,5 +60,15 @@ export interface Database {
     created_at: string;
     updated_at: string;
   };
+  oauth_apps: {
+    id: string;
+    organization_id: string;
+    definition_id: string;
+    client_id: string;
+    secret_ciphertext: string;
+    secret_key_id: string;
+    created_at: string;
+    updated_at: string;
+  };
   server_secrets: { name: string; ciphertext: string; key_id: string; created_at: string };
 }

@@ -2,11 +2,12 @@
 // port alone (no SQL), so the SQLite adapter today and the PostgreSQL adapter later run the same suite.
 // Each test gets a fresh, empty store from `open`.
 //
-// Covered: organizations, accounts, applications, workspaces, connectors, sourceTemplates, serverSecrets, contextStore,
+// Covered: organizations, accounts, applications, workspaces, connectors, sourceTemplates, oauthApps, serverSecrets, contextStore,
 // transaction, ping.
 import { connectorsContract } from './connectors.ts';
 import { contextStoreContract } from './context-store.ts';
 import type { OpenedStore } from './fixtures.ts';
+import { oauthAppsContract } from './oauth-apps.ts';
 import { secretsContract } from './secrets.ts';
 import { sourceTemplatesContract } from './source-templates.ts';
 import { tenantsContract } from './tenants.ts';
@@ -20,5 +21,6 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   connectorsContract(name, open);
   secretsContract(name, open);
   sourceTemplatesContract(name, open);
+  oauthAppsContract(name, open);
   contextStoreContract(name, open);
 }

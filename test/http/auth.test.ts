@@ -29,6 +29,8 @@ const EXPECTED_AUTHENTICATED = [
   'GET /api/v1/integrations/templates/sources/:id',
   'PATCH /api/v1/integrations/templates/sources/:id',
   'DELETE /api/v1/integrations/templates/sources/:id',
+  'PUT /api/v1/oauth/credentials',
+  'DELETE /api/v1/oauth/credentials/connector_type/:connector_type',
   'GET /api/v1/integrations/connectors/:id/inspect',
   'GET /api/v1/workspaces',
   'GET /api/v1/workspaces/stats',

@@ -290,6 +290,26 @@ describe('reference API: connectors, source templates, checks', () => {
       'SOURCE_TEMPLATE_NOT_FOUND',
     );
     assert.deepEqual((await call('GET', TEMPLATES, undefined, other.token)).json.data, []);
+    const scoped = await call('POST', '/api/v1/account/applications/scoped-token', {
+      workspace_name: 'default',
+    });
+    const scopedToken = scoped.json.token as string;
+    assertError(
+      await call(
+        'POST',
+        TEMPLATES,
+        { actor_definition_id: GITHUB_DEFINITION_ID, partial_default_config: {} },
+        scopedToken,
+      ),
+      403,
+      'FORBIDDEN',
+    );
+    assertError(
+      await call('DELETE', `${TEMPLATES}/${mine.json.id}`, undefined, scopedToken),
+      403,
+      'FORBIDDEN',
+    );
+    assert.equal((await call('GET', `${TEMPLATES}/${mine.json.id}`, undefined, scopedToken)).status, 200);
     const anonymous = await h.inject({ method: 'GET', url: TEMPLATES });
     assertError(anonymous, 401, 'UNAUTHENTICATED');
     assert.equal((await call('DELETE', `${TEMPLATES}/${mine.json.id}`)).status, 200);

@@ -1,9 +1,9 @@
 import type { MasterKey } from '../../security/keyring.ts';
-import { connectorAad, serverSecretAad, Vault } from '../../security/vault.ts';
+import { connectorAad, oauthAppAad, serverSecretAad, Vault } from '../../security/vault.ts';
 import type { Store } from '../../store/port.ts';
 
 /**
- * Re-encrypts every stored secret (connector credentials and server secrets) under `newKey`, in one
+ * Re-encrypts every stored secret (connector credentials, OAuth app secrets, server secrets) under `newKey`, in one
  * transaction: after a crash either every row uses the new key or none does. `oldKeys` must include every key
  * a row may currently use.
  */
@@ -24,6 +24,12 @@ export async function rotateKeys(store: Store, oldKeys: MasterKey[], newKey: Mas
       await tx.serverSecrets.replace(row.name, writer.encrypt(reader.decrypt(row, aad), aad));
       serverSecrets++;
     }
-    return { connectors, serverSecrets, keyId: newKey.id };
+    let oauthApps = 0;
+    for (const row of await tx.oauthApps.listForRotation()) {
+      const aad = oauthAppAad(row.organization_id, row.definition_id);
+      await tx.oauthApps.replaceSecretForRotation(row.id, writer.encrypt(reader.decrypt(row, aad), aad));
+      oauthApps++;
+    }
+    return { connectors, serverSecrets, oauthApps, keyId: newKey.id };
   });
 }

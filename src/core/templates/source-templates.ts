@@ -14,7 +14,7 @@ import { definitionLayouts } from '../../context-store/layout.ts';
 import type { SourceTemplate, SourceTemplateMode } from '../../store/port.ts';
 import { validateReplicationConfig } from '../connectors/replication-config.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { isoNow } from '../context.ts';
+import { isoNow, requireApplicationToken } from '../context.ts';
 import { DomainError } from '../errors.ts';
 
 /** A template as the API shows it: an organization's own, or a connector type's implicit default. */
@@ -151,6 +151,7 @@ export async function createTemplate(
   ctx: RequestContext,
   input: CreateTemplateInput,
 ): Promise<TemplateView> {
+  requireApplicationToken(ctx);
   let base: Omit<TemplateView, 'id' | 'organization_id' | 'created_at' | 'updated_at'>;
   if (input.original_source_template_id !== undefined) {
     const original = await getTemplate(deps, ctx.organizationId, input.original_source_template_id);
@@ -207,6 +208,7 @@ export async function updateTemplate(
   id: string,
   input: UpdateTemplateInput,
 ): Promise<TemplateView> {
+  requireApplicationToken(ctx);
   const current = await getTemplate(deps, ctx.organizationId, id);
   if (current.organization_id === null) {
     throw new DomainError(
@@ -238,6 +240,7 @@ export async function deleteTemplate(
   ctx: RequestContext,
   id: string,
 ): Promise<{ id: string; deleted_at: string }> {
+  requireApplicationToken(ctx);
   const current = await getTemplate(deps, ctx.organizationId, id);
   if (current.organization_id === null) {
     throw new DomainError(

@@ -12,6 +12,7 @@ import * as listConnectors from './connectors/list.ts';
 import * as updateConnector from './connectors/update.ts';
 import * as getDefinition from './definitions/get.ts';
 import * as listDefinitions from './definitions/list.ts';
+import * as oauthCredentials from './oauth/credentials.ts';
 import * as health from './ops/health.ts';
 import * as sourceTemplates from './templates/sources.ts';
 import * as deleteWorkspace from './workspaces/delete.ts';
@@ -36,6 +37,7 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   deleteConnector,
   execute,
   sourceTemplates,
+  oauthCredentials,
   listWorkspaces,
   workspaceStats,
   getWorkspace,

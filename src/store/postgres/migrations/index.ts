@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_source_templates.ts';
+import * as m0003 from './0003_oauth_apps.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_source_templates': m0002,
+  '0003_oauth_apps': m0003,
 };
 
 export const postgresMigrations: MigrationProvider = {
