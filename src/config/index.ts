@@ -12,9 +12,10 @@ export interface Config {
   databaseFile: string;
   /**
    * CES_DATABASE_URL (`postgres://…`): use PostgreSQL instead of the SQLite file; CES_DATABASE_SCHEMA picks the
-   * schema ces keeps its tables in (created if missing; default `public`).
+   * schema ces keeps its tables in (created if missing; default `public`); CES_DATABASE_POOL_SIZE the
+   * connections this process opens at most.
    */
-  database: { url: string; schema: string } | null;
+  database: { url: string; schema: string; poolSize: number } | null;
   /** Master keys (32 bytes each) from CES_MASTER_KEY, newest first; empty means "use <dataDir>/master.key". */
   masterKeys: Buffer[];
   tokenTtlSeconds: number;
@@ -135,7 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         `CES_DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _; got ${JSON.stringify(schema)})`,
       );
     } else {
-      database = { url: databaseUrl, schema };
+      database = { url: databaseUrl, schema, poolSize: int('CES_DATABASE_POOL_SIZE', 10, 2, 200) };
     }
   } else if (env.CES_DATABASE_SCHEMA) {
     problems.push('CES_DATABASE_SCHEMA needs CES_DATABASE_URL');

@@ -13,7 +13,8 @@ export function openStore(
 ): Promise<{ store: Store; applied: string[] }> {
   const migrate = options.migrate ?? true;
   if (config.database) {
-    return openPostgresStore({ ...config.database, migrate, search: config.search });
+    const { url, schema, poolSize } = config.database;
+    return openPostgresStore({ url, schema, max: poolSize, migrate, search: config.search });
   }
   return openSqliteStore({ file: config.databaseFile, migrate, search: config.search });
 }

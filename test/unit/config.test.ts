@@ -111,10 +111,19 @@ test('CES_DATABASE_URL switches to PostgreSQL in CES_DATABASE_SCHEMA; CES_ROLE p
   assert.equal(lite.database, null);
   assert.equal(lite.role, 'all');
   const c = loadConfig({ CES_DATABASE_URL: 'postgres://ces:pw@db:5432/ces', CES_ROLE: 'worker' });
-  assert.deepEqual(c.database, { url: 'postgres://ces:pw@db:5432/ces', schema: 'public' });
+  assert.deepEqual(c.database, { url: 'postgres://ces:pw@db:5432/ces', schema: 'public', poolSize: 10 });
   assert.equal(c.role, 'worker');
-  const schema = loadConfig({ CES_DATABASE_URL: 'postgresql://db/ces', CES_DATABASE_SCHEMA: 'ces_prod' });
+  const schema = loadConfig({
+    CES_DATABASE_URL: 'postgresql://db/ces',
+    CES_DATABASE_SCHEMA: 'ces_prod',
+    CES_DATABASE_POOL_SIZE: '40',
+  });
   assert.equal(schema.database?.schema, 'ces_prod');
+  assert.equal(schema.database?.poolSize, 40);
+  assert.throws(
+    () => loadConfig({ CES_DATABASE_URL: 'postgres://db/ces', CES_DATABASE_POOL_SIZE: '1' }),
+    /CES_DATABASE_POOL_SIZE must be an integer from 2 to 200/,
+  );
   assert.throws(
     () =>
       loadConfig({

@@ -217,7 +217,7 @@ export class PostgresContextStore implements ContextStoreRepo {
     return { count: rows.length, rows };
   }
 
-  /** The batch's rows as one array per column (the upsert's parameters after the first three). */
+  /** The batch's rows as one array per column (the upsert's parameters after the connector key). */
   private static columns(rows: unknown[][]): unknown[][] {
     const width = rows[0]?.length ?? 0;
     const cols: unknown[][] = Array.from({ length: width }, () => new Array(rows.length));
