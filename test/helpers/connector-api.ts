@@ -97,12 +97,18 @@ export function connectorApi(h: Harness, token: string, id: string) {
     },
     /** `entity`'s Context Store state (GET /connectors/{id}/inspect). */
     state: (entity: string) => entityState(h, token, id, entity),
-    /** Waits until `entity` is Ready (with `count` records, when given); its state. */
+    /**
+     * Waits until `entity` is Ready (with `count` records, when given) and searchable — which also needs the
+     * connector's other entities to hold their first pages; its state.
+     */
     waitReady: (entity: string, count?: number) =>
       waitState(
         entity,
         `${entity} Ready`,
-        (s) => s.status === 'Ready' && (count === undefined || s.entity_count === count),
+        (s) =>
+          s.status === 'Ready' &&
+          s.ready_for_search === true &&
+          (count === undefined || s.entity_count === count),
       ),
     /** Waits until `entity` holds `count` records, whatever its status; its state. */
     waitCount: (entity: string, count: number) =>

@@ -64,7 +64,9 @@ describe('Zendesk Context Store: comments, audits and article attachments by par
       `${entity} Ready with ${count} records`,
       async () => {
         const s = await entityState(h, token, id, entity);
-        return s?.status === 'Ready' && s.entity_count === count ? s : undefined;
+        // ready_for_search too: a search also waits for the connector's other entities' first pages (a slower
+        // store, PostgreSQL, showed one entity Ready while another still built its preview).
+        return s?.status === 'Ready' && s.ready_for_search && s.entity_count === count ? s : undefined;
       },
       30_000,
     );
