@@ -35,7 +35,7 @@ if (files.length === 0) {
 function run(list, env) {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-timeout=60000', ...list],
+    ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-timeout=180000', ...list],
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } },
   );
   return result.status ?? 1;
