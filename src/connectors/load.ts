@@ -8,6 +8,7 @@ import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
 import { hasType } from './param-values.ts';
+import { authorizationProblems } from './runtime/authorization-code.ts';
 import { templateParams } from './runtime/body.ts';
 import { refreshedAccessField, refreshProblems } from './runtime/oauth2.ts';
 import { placementOf } from './runtime/request.ts';
@@ -234,6 +235,7 @@ function checkCredentials(def: ConnectorDefinition, out: string[]): void {
       }
     });
     out.push(...refreshProblems(def, opt, at));
+    out.push(...authorizationProblems(def, opt, at));
   });
 }
 

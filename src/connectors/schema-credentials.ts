@@ -105,6 +105,35 @@ export const RefreshSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The authorization code grant (RFC 6749 section 4.1) that obtains this option's tokens through the end user's
+ * consent: where ces sends the user's browser, with which scopes, and whether with PKCE (RFC 7636, S256). The
+ * code is exchanged at the option's `refresh.token_url`, with the same client authentication, body format and
+ * response keys, so an option with `authorization` also declares `refresh` (refresh_token grant).
+ */
+export const AuthorizationSchema = Type.Object(
+  {
+    /** The authorization endpoint; `{variables}` are `base_url_variables`, filled from the connector's config. */
+    url: Type.String({ minLength: 1 }),
+    /** Scopes requested; each a RFC 6749 3.3 scope token. */
+    scopes: Type.Optional(Type.Array(Type.String({ pattern: '^[\\x21-\\x7e]{1,256}$' }), { maxItems: 100 })),
+    /** How scopes are joined: a space (RFC 6749, default) or a comma (Slack, Linear). */
+    scope_separator: Type.Optional(Type.Union([Type.Literal(' '), Type.Literal(',')])),
+    /** The query parameter carrying them (default `scope`). */
+    scope_param: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$' })),
+    /** Send a PKCE S256 code challenge and its verifier (RFC 7636); default false. */
+    pkce: Type.Optional(Type.Boolean()),
+    /** Constant query parameters the provider needs (Notion's `owner: user`). */
+    params: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$' }),
+        Type.String({ maxLength: 256 }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const CredentialOptionSchema = Type.Object(
   {
     title: Type.String({ minLength: 1 }),
@@ -113,6 +142,7 @@ export const CredentialOptionSchema = Type.Object(
     required: Type.Array(Type.String()),
     auth: AuthSchema,
     refresh: Type.Optional(RefreshSchema),
+    authorization: Type.Optional(AuthorizationSchema),
   },
   { additionalProperties: false },
 );

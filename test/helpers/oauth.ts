@@ -31,6 +31,10 @@ credential_options:
     auth: { type: bearer, token: "{access_token}" }
     refresh:
       token_url: "https://{subdomain}.oauthdemo.example/oauth/token"
+    authorization:
+      url: "https://{subdomain}.oauthdemo.example/oauth/authorize"
+      scopes: [items.read, me.read]
+      pkce: true
 check: { method: GET, path: /me }
 replication_config:
   type: object

@@ -12,8 +12,16 @@ import {
   type ActionDefinition,
   COLLECTION_ACTIONS,
   type ConnectorDefinition,
+  type CredentialOption,
   type RequestDefinition,
 } from '../schema.ts';
+import {
+  appCredentials,
+  type CodeExchange,
+  type ConsentUrlInput,
+  codeExchangeRequest,
+  consentUrl,
+} from './authorization-code.ts';
 import { encodeBody } from './body.ts';
 import { BufferBudget, HeldBuffers } from './buffer-budget.ts';
 import { credentialCheckError } from './check-errors.ts';
@@ -25,7 +33,7 @@ import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
-import { type CredentialStore, OAuth2Refresher, settingsFor } from './oauth2.ts';
+import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import {
@@ -256,6 +264,33 @@ export class ConnectorRuntime {
       connector_metadata: { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor },
       ...(wholeBody ? { rawResult: res.body } : {}),
     };
+  }
+
+  /** The consent URL of an option's authorization code grant (upstream overrides applied as to its token URL). */
+  consentUrl(
+    def: ConnectorDefinition,
+    option: CredentialOption,
+    input: Omit<ConsentUrlInput, 'overrides'>,
+  ): URL {
+    return consentUrl(def, option, { ...input, overrides: this.overrides });
+  }
+
+  /**
+   * Exchanges an authorization code at the option's token endpoint (through the same transport, timeouts and
+   * egress policy as every upstream call). Returns the option's credentials: the app's client id and secret
+   * and the tokens the answer carried.
+   */
+  async exchangeAuthorizationCode(
+    def: ConnectorDefinition,
+    option: CredentialOption,
+    exchange: CodeExchange,
+    config: Record<string, unknown>,
+  ): Promise<ResolvedCredentials> {
+    const { settings, creds } = appCredentials(option, exchange.clientId, exchange.clientSecret);
+    const target = tokenTarget(def, settings, config, this.overrides, creds);
+    const req = codeExchangeRequest(settings, exchange, target, this.userAgent);
+    const res = await this.upstream.call(req, { def }, (r) => ({ ok: true, value: r }));
+    return tokenResponse(def, settings, creds, res, this.clock.now(), 'code');
   }
 
   /**

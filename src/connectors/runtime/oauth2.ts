@@ -167,21 +167,37 @@ export function tokenRequest(
   if (settings.scope !== undefined) params.push(['scope', settings.scope]);
   const clientId = creds.values[fields.client_id];
   const clientSecret = creds.values[fields.client_secret];
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
   if (settings.grantType === 'client_credentials' && (!clientId || !clientSecret)) {
     throw new RefreshRejectedError(
       'The credentials hold no client id and secret to obtain an access token with.',
     );
   }
+  if (settings.clientAuth === 'basic' && (!clientId || clientSecret === undefined)) {
+    throw new RefreshRejectedError(
+      'The credentials hold no client id and secret to renew the access token with.',
+    );
+  }
+  return encodeTokenRequest(settings, params, clientId, clientSecret, target, userAgent);
+}
+
+/**
+ * A token endpoint request of any grant: the client authenticated as the option declares (HTTP Basic, or both
+ * values as params), the params encoded as the option declares (form, JSON, or query).
+ */
+export function encodeTokenRequest(
+  settings: Pick<RefreshSettings, 'clientAuth' | 'bodyFormat'>,
+  grantParams: Array<[string, string]>,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  target: TokenTarget,
+  userAgent: string,
+): UpstreamRequest {
+  const params = [...grantParams];
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
   if (settings.clientAuth === 'basic') {
-    if (!clientId || clientSecret === undefined) {
-      throw new RefreshRejectedError(
-        'The credentials hold no client id and secret to renew the access token with.',
-      );
-    }
     // RFC 6749 2.3.1 form-encodes both parts first; providers in practice take them as they are, and the
     // ids and secrets they issue contain no characters where the two differ.
-    headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    headers.authorization = `Basic ${Buffer.from(`${clientId ?? ''}:${clientSecret ?? ''}`).toString('base64')}`;
   } else {
     if (clientId) params.push(['client_id', clientId]);
     if (clientSecret) params.push(['client_secret', clientSecret]);
@@ -197,7 +213,7 @@ export function tokenRequest(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(params).toString();
   }
-  // Never repeated: a refresh token may be single-use, and a lost answer would have consumed it.
+  // Never repeated: a refresh token or code may be single-use, and a lost answer would have consumed it.
   return {
     method: 'POST',
     url,
@@ -215,7 +231,9 @@ export function tokenResponse(
   creds: ResolvedCredentials,
   res: UpstreamResponse,
   nowMs: number,
+  grant: 'refresh' | 'code' = 'refresh',
 ): ResolvedCredentials {
+  const doing = grant === 'refresh' ? 'renew the access token' : 'exchange the authorization code';
   let body: unknown;
   try {
     body = res.body.length === 0 ? undefined : JSON.parse(res.body.toString('utf8'));
@@ -234,12 +252,15 @@ export function tokenResponse(
   if (res.status >= 200 && res.status < 300 && !errorInSuccess) {
     const access = obj[settings.response.access_token];
     if (typeof access !== 'string' || access === '') {
-      throw new DomainError('UPSTREAM_BAD_RESPONSE', `${who} answered a refresh without an access token.`);
+      throw new DomainError(
+        'UPSTREAM_BAD_RESPONSE',
+        `${who} answered ${grant === 'refresh' ? 'a refresh' : 'a code exchange'} without an access token.`,
+      );
     }
     const values = { ...creds.values, [settings.fields.access_token]: access };
     // RFC 6749 section 6: without a new refresh token in the answer, the old one stays valid.
     const rotated = obj[settings.response.refresh_token];
-    if (settings.grantType === 'refresh_token' && typeof rotated === 'string' && rotated !== '')
+    if (settings.grantType !== 'client_credentials' && typeof rotated === 'string' && rotated !== '')
       values[settings.fields.refresh_token] = rotated;
     // Declared extra values (a per-account API host) follow the answer; a missing one keeps the stored one.
     for (const [field, key] of Object.entries(settings.values)) {
@@ -258,17 +279,13 @@ export function tokenResponse(
     typeof named === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(named) ? named : undefined;
   const said = describe(res.status, code, obj.error_description, Object.values(creds.values));
   if ((code !== undefined && settings.reauthErrors.has(code)) || res.status === 401) {
-    throw new RefreshRejectedError(`${who} refused to renew the access token (${said}).`);
+    throw new RefreshRejectedError(`${who} refused to ${doing} (${said}).`);
   }
   if (res.status === 429) {
     const retryAfter = retryAfterSeconds(res, def.errors, () => nowMs);
-    throw new DomainError(
-      'UPSTREAM_RATE_LIMITED',
-      `${who} rate limit reached while renewing the access token.`,
-      {
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-      },
-    );
+    throw new DomainError('UPSTREAM_RATE_LIMITED', `${who} rate limit reached while trying to ${doing}.`, {
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    });
   }
   if (res.status >= 502 && res.status <= 504) {
     throw new DomainError(
@@ -276,7 +293,10 @@ export function tokenResponse(
       `${who} is unavailable (HTTP ${res.status}); try again later.`,
     );
   }
-  throw new DomainError('UPSTREAM_ERROR', `${who} answered a refresh with ${said}.`);
+  throw new DomainError(
+    'UPSTREAM_ERROR',
+    `${who} answered ${grant === 'refresh' ? 'a refresh' : 'a code exchange'} with ${said}.`,
+  );
 }
 
 /** "HTTP 400 invalid_grant: Refresh token reused", with any credential value and control character removed. */

@@ -423,6 +423,7 @@ describe('oauth2: the runtime', () => {
   it('options without refresh are untouched by all this', async () => {
     const plain = parse(OAUTH_DEMO_YAML);
     delete plain.credential_options[0].refresh;
+    delete plain.credential_options[0].authorization;
     plain.credential_options[0].required = ['access_token'];
     const noRefresh = parseDefinition(stringify(plain), 'plain.yaml');
     api = (_req, res) => json(res, 401, {});
@@ -463,6 +464,7 @@ describe('oauth2: the runtime', () => {
       local.base_url = `${server.url}/api`;
       local.credential_options[0].refresh.token_url = `${server.url}/oauth/token`;
       delete local.base_url_variables;
+      delete local.credential_options[0].authorization;
       const localDef = parseDefinition(stringify(local), 'local.yaml');
       await assert.rejects(
         guarded.execute({
