@@ -213,6 +213,30 @@ export class KyselyStore implements Store {
         .execute();
       return true;
     },
+    redirectUrls: async (applicationId) => {
+      const rows = await this.db
+        .selectFrom('application_redirect_urls')
+        .select('url')
+        .where('application_id', '=', applicationId)
+        .orderBy('url')
+        .execute();
+      return rows.map((r) => r.url);
+    },
+    setRedirectUrls: async (applicationId, urls, now) => {
+      await this.transaction(async (tx) => {
+        const db = (tx as KyselyStore).db;
+        await db
+          .deleteFrom('application_redirect_urls')
+          .where('application_id', '=', applicationId)
+          .execute();
+        const unique = [...new Set(urls)];
+        if (unique.length === 0) return;
+        await db
+          .insertInto('application_redirect_urls')
+          .values(unique.map((url) => ({ application_id: applicationId, url, created_at: now })))
+          .execute();
+      });
+    },
   };
 
   readonly workspaces: Store['workspaces'] = {
@@ -545,6 +569,47 @@ export class KyselyStore implements Store {
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+  };
+
+  readonly oauthStates: Store['oauthStates'] = {
+    create: async (state) => {
+      const { verifier, ...rest } = state;
+      await this.db
+        .insertInto('oauth_states')
+        .values({
+          ...rest,
+          verifier_ciphertext: verifier?.ciphertext ?? null,
+          verifier_key_id: verifier?.key_id ?? null,
+        })
+        .execute();
+    },
+    consume: async (organizationId, id, now) => {
+      const row = await this.db
+        .updateTable('oauth_states')
+        .set({ used_at: now })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { verifier_ciphertext, verifier_key_id, ...rest } = row;
+      return {
+        ...rest,
+        verifier:
+          verifier_ciphertext !== null && verifier_key_id !== null
+            ? { ciphertext: verifier_ciphertext, key_id: verifier_key_id }
+            : null,
+      };
+    },
+    deleteExpired: async (before) => {
+      const result = await this.db
+        .deleteFrom('oauth_states')
+        .where('expires_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 

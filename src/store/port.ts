@@ -171,6 +171,10 @@ export interface ApplicationsRepo {
   isActiveInOrganization(applicationId: string, organizationId: string): Promise<boolean>;
   listForOrganization(organizationId: string): Promise<Application[]>;
   revoke(organizationId: string, applicationIdOrClientId: string, now: string): Promise<boolean>;
+  /** Where the application's consent flows may send the browser back to, in URL order. */
+  redirectUrls(applicationId: string): Promise<string[]>;
+  /** Replaces the application's redirect URLs (tenantless: an application is the operator's to configure). */
+  setRedirectUrls(applicationId: string, urls: string[], now: string): Promise<void>;
 }
 
 export interface WorkspacesRepo {
@@ -262,6 +266,35 @@ export interface OAuthAppsRepo {
   replaceSecretForRotation(id: string, secret: StoredCredentials): Promise<void>;
 }
 
+/** The server side of one consent flow's `state` (see migrations/consent.ts). */
+export interface OAuthState {
+  id: string;
+  organization_id: string;
+  application_id: string;
+  workspace_id: string;
+  definition_id: string;
+  option_title: string;
+  redirect_url: string;
+  /** What the connector is created with once consent is given (JSON the core layer owns). */
+  request: string;
+  /** The PKCE verifier, encrypted; null for providers without PKCE. */
+  verifier: StoredCredentials | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OAuthStatesRepo {
+  create(state: OAuthState): Promise<void>;
+  /**
+   * Marks the state used and returns it, if it is unused and expires after `now`; otherwise undefined. Of
+   * racing calls for one state exactly one gets it (a single conditional UPDATE).
+   */
+  consume(organizationId: string, id: string, now: string): Promise<OAuthState | undefined>;
+  /** Removes states that expired before `before` (used or not); returns how many. */
+  deleteExpired(before: string): Promise<number>;
+}
+
 export interface ServerSecretsRepo {
   get(name: string): Promise<StoredCredentials | undefined>;
   /** Inserts only if absent; returns the stored value either way (first writer wins when processes race). */
@@ -298,6 +331,7 @@ export interface Store {
   connectors: ConnectorsRepo;
   sourceTemplates: SourceTemplatesRepo;
   oauthApps: OAuthAppsRepo;
+  oauthStates: OAuthStatesRepo;
   serverSecrets: ServerSecretsRepo;
   contextStore: ContextStoreRepo;
   /** Runs fn atomically; the store passed to fn is bound to the transaction. */

@@ -70,5 +70,21 @@ export interface Database {
     created_at: string;
     updated_at: string;
   };
+  oauth_states: {
+    id: string;
+    organization_id: string;
+    application_id: string;
+    workspace_id: string;
+    definition_id: string;
+    option_title: string;
+    redirect_url: string;
+    request: string;
+    verifier_ciphertext: string | null;
+    verifier_key_id: string | null;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+  };
+  application_redirect_urls: { application_id: string; url: string; created_at: string };
   server_secrets: { name: string; ciphertext: string; key_id: string; created_at: string };
 }

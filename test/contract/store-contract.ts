@@ -5,6 +5,7 @@
 // Covered: organizations, accounts, applications, workspaces, connectors, sourceTemplates, oauthApps, serverSecrets, contextStore,
 // transaction, ping.
 import { connectorsContract } from './connectors.ts';
+import { consentContract } from './consent.ts';
 import { contextStoreContract } from './context-store.ts';
 import type { OpenedStore } from './fixtures.ts';
 import { oauthAppsContract } from './oauth-apps.ts';
@@ -22,5 +23,6 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   secretsContract(name, open);
   sourceTemplatesContract(name, open);
   oauthAppsContract(name, open);
+  consentContract(name, open);
   contextStoreContract(name, open);
 }

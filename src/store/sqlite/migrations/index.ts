@@ -5,6 +5,7 @@ import * as m0003 from './0003_context_store.ts';
 import * as m0004 from './0004_context_store_keys.ts';
 import * as m0005 from './0005_source_templates.ts';
 import * as m0006 from './0006_oauth_apps.ts';
+import * as m0007 from './0007_consent.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_context_store_keys': m0004,
   '0005_source_templates': m0005,
   '0006_oauth_apps': m0006,
+  '0007_consent': m0007,
 };
 
 export const sqliteMigrations: MigrationProvider = {

@@ -1,0 +1,108 @@
+// The store contract: consent-flow states and applications' redirect URLs (see store-contract.ts).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { OAuthState } from '../../src/store/port.ts';
+import {
+  creds,
+  freshStore,
+  newApplication,
+  newOrg,
+  newWorkspace,
+  type OpenedStore,
+  T0,
+  T1,
+  T2,
+} from './fixtures.ts';
+
+export function consentContract(name: string, open: () => Promise<OpenedStore>): void {
+  describe(`${name} store contract: consent flows`, () => {
+    const s = freshStore(open);
+
+    async function state(fields: Partial<OAuthState> = {}): Promise<OAuthState> {
+      const org = fields.organization_id ?? (await newOrg(s()));
+      const ws = fields.workspace_id ?? (await newWorkspace(s(), org, `ws-${randomUUID()}`)).id;
+      const row: OAuthState = {
+        id: randomUUID(),
+        organization_id: org,
+        application_id: randomUUID(),
+        workspace_id: ws,
+        definition_id: 'def-hubspot',
+        option_title: 'OAuth2.0',
+        redirect_url: 'https://app.example.com/done',
+        request: '{"name":"x"}',
+        verifier: creds(),
+        created_at: T0,
+        expires_at: T1,
+        used_at: null,
+        ...fields,
+      };
+      await s().oauthStates.create(row);
+      return row;
+    }
+
+    it('consume answers the state once, marked used, with its encrypted verifier', async () => {
+      const row = await state();
+      const got = await s().oauthStates.consume(row.organization_id, row.id, T0);
+      assert.deepEqual(got, { ...row, used_at: T0 });
+      assert.equal(await s().oauthStates.consume(row.organization_id, row.id, T0), undefined);
+    });
+
+    it('a state without a verifier comes back with null', async () => {
+      const row = await state({ verifier: null });
+      assert.equal((await s().oauthStates.consume(row.organization_id, row.id, T0))?.verifier, null);
+    });
+
+    it('consume refuses an expired state, and one of another organization', async () => {
+      const row = await state();
+      const other = await newOrg(s());
+      assert.equal(await s().oauthStates.consume(other, row.id, T0), undefined);
+      assert.equal(
+        await s().oauthStates.consume(row.organization_id, row.id, T1),
+        undefined,
+        'expires_at is exclusive',
+      );
+      assert.equal(await s().oauthStates.consume(row.organization_id, row.id, T2), undefined);
+    });
+
+    it('of ten racing consumes exactly one gets the state', async () => {
+      const row = await state();
+      const got = await Promise.all(
+        Array.from({ length: 10 }, () => s().oauthStates.consume(row.organization_id, row.id, T0)),
+      );
+      assert.equal(got.filter((g) => g !== undefined).length, 1);
+    });
+
+    it('deleteExpired removes only states expired before the time given', async () => {
+      const old = await state({ expires_at: T0 });
+      const live = await state({ expires_at: T2 });
+      assert.equal(await s().oauthStates.deleteExpired(T1), 1);
+      assert.equal(
+        await s().oauthStates.consume(old.organization_id, old.id, '2023-01-01T00:00:00.000Z'),
+        undefined,
+      );
+      assert.notEqual(await s().oauthStates.consume(live.organization_id, live.id, T1), undefined);
+    });
+
+    it("an application's redirect URLs are replaced as a set, in URL order, and are its own", async () => {
+      const org = await newOrg(s());
+      const a = await newApplication(s(), [org]);
+      const b = await newApplication(s(), [org]);
+      assert.deepEqual(await s().applications.redirectUrls(a.id), []);
+      await s().applications.setRedirectUrls(
+        a.id,
+        ['https://b.example/cb', 'https://a.example/cb', 'https://a.example/cb'],
+        T0,
+      );
+      assert.deepEqual(await s().applications.redirectUrls(a.id), [
+        'https://a.example/cb',
+        'https://b.example/cb',
+      ]);
+      assert.deepEqual(await s().applications.redirectUrls(b.id), []);
+      await s().applications.setRedirectUrls(a.id, ['https://c.example/cb'], T1);
+      assert.deepEqual(await s().applications.redirectUrls(a.id), ['https://c.example/cb']);
+      await s().applications.setRedirectUrls(a.id, [], T2);
+      assert.deepEqual(await s().applications.redirectUrls(a.id), []);
+    });
+  });
+}
