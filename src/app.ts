@@ -17,6 +17,7 @@ import { newRequestId } from './http/request-id.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { requestLogger } from './logger.ts';
 
 export interface AppDeps extends CoreDeps {
   logger: FastifyBaseLogger;
@@ -27,6 +28,11 @@ export interface AppDeps extends CoreDeps {
   requestsPerSecond: number;
   /** Readiness: resolves when the store answers. */
   ready: () => Promise<void>;
+  /**
+   * How browsers and providers reach this server (CES_PUBLIC_URL), for URLs ces hands out: the consent flow's
+   * callback, the connect page. Unset: the scheme and host of the request being answered.
+   */
+  publicUrl?: string | null;
 }
 
 export type App = FastifyInstance<
@@ -49,7 +55,7 @@ export async function buildApp(
   observe: { onRoute?: (route: RouteOptions) => void } = {},
 ): Promise<App> {
   const app = Fastify({
-    loggerInstance: deps.logger,
+    loggerInstance: requestLogger(deps.logger),
     bodyLimit: deps.bodyLimitBytes,
     genReqId: newRequestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

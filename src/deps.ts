@@ -99,6 +99,7 @@ export async function buildDeps(
       syncs: worker,
       bodyLimitBytes: config.bodyLimitBytes,
       trustProxy: config.trustProxy,
+      publicUrl: config.publicUrl,
       quotas: {
         workspacesPerOrganization: config.limits.workspacesPerOrganization,
         connectorsPerOrganization: config.limits.connectorsPerOrganization,

@@ -29,3 +29,35 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     destination,
   );
 }
+
+/** Query parameters that carry a secret: an OAuth code or state, a token someone put in a URL. */
+const SECRET_QUERY =
+  /([?&](?:code|state|token|access_token|refresh_token|id_token|client_secret|api_key|key|password)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+/**
+ * The logger Fastify logs requests with: its own request summary (method, URL, host, address), with the
+ * URL's secret query parameters redacted (a consent flow's callback carries the authorization code). Fastify
+ * merges a logger instance's `serializers` member over its defaults.
+ */
+export function requestLogger<L extends { child(bindings: Record<string, never>): L }>(logger: L): L {
+  const serializers = {
+    req: (req: {
+      method?: string;
+      url?: string;
+      host?: string;
+      ip?: string;
+      socket?: { remotePort?: number };
+    }) => ({
+      method: req.method,
+      url: req.url === undefined ? undefined : redactUrl(req.url),
+      host: req.host,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    }),
+  };
+  return Object.assign(logger.child({}), { serializers });
+}

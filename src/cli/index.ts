@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Config } from '../config/index.ts';
-import { addAccountToOrganization, createApplication } from '../core/admin/applications.ts';
+import {
+  addAccountToOrganization,
+  changeRedirectUrls,
+  createApplication,
+} from '../core/admin/applications.ts';
 import { createOrganization } from '../core/admin/organizations.ts';
 import { rotateKeys } from '../core/admin/rotate-keys.ts';
 import { buildDeps } from '../deps.ts';
@@ -22,6 +26,8 @@ export const USAGE = `Usage: ces <command>
   apps list --org ORG_ID                  list an organization's applications (never secrets)
   apps revoke --org ORG_ID CLIENT_ID|APP_ID
                                           revoke an application; its tokens stop working at once
+  apps redirect-urls --client-id ID [--add URL …] [--remove URL …]
+                                          where the application's consent flows may send end users back to
   keys rotate                             re-encrypt every stored secret under a new master key
 `;
 
@@ -135,6 +141,22 @@ export async function runCli(config: Config, argv: string[]): Promise<number> {
         return 1;
       }
       print({ revoked: target });
+      return 0;
+    }
+    if (group === 'apps' && verb === 'redirect-urls') {
+      const { values } = flags(rest, {
+        'client-id': { type: 'string' },
+        add: { type: 'string', multiple: true },
+        remove: { type: 'string', multiple: true },
+      });
+      print(
+        await changeRedirectUrls(deps.store, {
+          clientId: required(values['client-id'], 'client-id'),
+          add: (values.add as string[] | undefined) ?? [],
+          remove: (values.remove as string[] | undefined) ?? [],
+          now,
+        }),
+      );
       return 0;
     }
     process.stderr.write(USAGE);

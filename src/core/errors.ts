@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'DEFINITION_NOT_FOUND',
   'SOURCE_TEMPLATE_NOT_FOUND',
   'CONFLICT',
+  // The `state` of a consent flow's callback is missing, forged, expired or already used.
+  'OAUTH_STATE_INVALID',
   // connectors and execute
   'INVALID_CREDENTIALS',
   'UNKNOWN_ENTITY',

@@ -66,3 +66,6 @@ export const serverSecretAad = (name: string) => `server-secret:${name}`;
 /** An organization's OAuth app secret: bound to the organization and the connector type. */
 export const oauthAppAad = (organizationId: string, definitionId: string) =>
   `oauth-app:${organizationId}:${definitionId}`;
+/** A consent flow's PKCE verifier, bound to its organization and state. */
+export const oauthStateAad = (organizationId: string, stateId: string) =>
+  `oauth-state:${organizationId}:${stateId}`;

@@ -91,6 +91,44 @@ describe('ces command line', () => {
       await deps.close();
     }
 
+    // Where the application's consent flows may send end users back to.
+    const urls = await ces(
+      env,
+      'apps',
+      'redirect-urls',
+      '--client-id',
+      app.client_id,
+      '--add',
+      'https://app.example.com/connected',
+      '--add',
+      'https://app.example.com/other',
+    );
+    assert.deepEqual(urls.redirect_urls, [
+      'https://app.example.com/connected',
+      'https://app.example.com/other',
+    ]);
+    const fewer = await ces(
+      env,
+      'apps',
+      'redirect-urls',
+      '--client-id',
+      app.client_id,
+      '--remove',
+      'https://app.example.com/other',
+    );
+    assert.deepEqual(fewer.redirect_urls, ['https://app.example.com/connected']);
+    await assert.rejects(
+      ces(
+        env,
+        'apps',
+        'redirect-urls',
+        '--client-id',
+        app.client_id,
+        '--add',
+        'https://app.example.com/x#frag',
+      ),
+    );
+
     await ces(env, 'apps', 'revoke', '--org', org.organization_id, app.client_id);
     const after = await open(env);
     try {

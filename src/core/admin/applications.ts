@@ -71,3 +71,41 @@ export async function addAccountToOrganization(
     organization_ids: await store.accounts.organizationIds(app.account_id),
   };
 }
+
+/**
+ * Adds and removes the URLs an application's consent flows may send end users back to (`redirect_url` of
+ * `POST /integrations/connectors/oauth/initiate`); answers the list. Compared by origin and path.
+ */
+export async function changeRedirectUrls(
+  store: Store,
+  input: { clientId: string; add: string[]; remove: string[]; now: string },
+): Promise<{ client_id: string; redirect_urls: string[] }> {
+  const app = await store.applications.findByClientIdForLogin(input.clientId);
+  if (!app) throw new DomainError('NOT_FOUND', `No active application with client_id ${input.clientId}.`);
+  for (const url of input.add) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (
+      !parsed ||
+      (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
+      parsed.username ||
+      parsed.password ||
+      parsed.hash ||
+      parsed.search
+    )
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `${url} is not an http(s) URL without credentials, query or fragment.`,
+      );
+  }
+  const normal = (u: string) => new URL(u).href;
+  const drop = new Set(input.remove.map((u) => (URL.canParse(u) ? normal(u) : u)));
+  const current = await store.applications.redirectUrls(app.id);
+  const next = [...current.filter((u) => !drop.has(u)), ...input.add.map(normal).filter((u) => !drop.has(u))];
+  await store.applications.setRedirectUrls(app.id, next, input.now);
+  return { client_id: app.client_id, redirect_urls: await store.applications.redirectUrls(app.id) };
+}

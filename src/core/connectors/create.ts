@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { resolveCredentials } from '../../connectors/credentials.ts';
+import { type ResolvedCredentials, resolveCredentials } from '../../connectors/credentials.ts';
+import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess, isoNow } from '../context.ts';
@@ -25,16 +26,29 @@ export interface CreateConnectorInput extends ReferenceInput {
  * Unlike the reference service, credentials are checked at create: their shape against the definition's
  * options, then live against the provider (the definition's `check` request). Nothing is stored unless both pass.
  */
-export async function createConnector(
+export function createConnector(
   deps: CoreDeps,
   ctx: RequestContext,
   input: CreateConnectorInput,
+): Promise<ConnectorView> {
+  return createWithCredentials(deps, ctx, input, (def) => resolveCredentials(def, input.credentials));
+}
+
+/**
+ * The create path with credentials from elsewhere than the request body (a consent flow's token answer):
+ * `credentialsFor` is called with the resolved definition, before anything is checked or stored.
+ */
+export async function createWithCredentials(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  input: Omit<CreateConnectorInput, 'credentials'>,
+  credentialsFor: (def: ConnectorDefinition) => ResolvedCredentials,
 ): Promise<ConnectorView> {
   const workspace = await resolveWorkspace(deps, ctx, input.workspace_name);
   refuseOauthSecretId(input);
   const { def, template } = await resolveTemplate(deps, ctx.organizationId, input);
   const entities = requestedEntities(def, input.entities);
-  const credentials = resolveCredentials(def, input.credentials);
+  const credentials = credentialsFor(def);
   const replicationConfig = validateReplicationConfig(def, composeReplicationConfig(def, template, input));
   // Also before the live check, so an organization at its limit costs no upstream call.
   await assertConnectorQuota(deps, deps.store, ctx.organizationId);
