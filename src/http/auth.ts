@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateWidget, type Widget } from '../core/connect/widget.ts';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
 import { DomainError } from '../core/errors.ts';
 import { authenticate } from '../core/tokens/authenticate.ts';
@@ -7,10 +8,15 @@ import { OrganizationRateLimiter } from './rate-limit.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     ctx: RequestContext | undefined;
+    /** Set on the connect page's API routes: the widget token's claims. */
+    widget: Widget | undefined;
   }
   interface FastifyContextConfig {
-    /** false marks a public route (token endpoint, health, docs). Everything else needs a bearer token. */
-    auth?: boolean;
+    /**
+     * false marks a public route (token endpoint, health, docs); 'widget' a route of the connect page, which
+     * takes a widget token and no other. Everything else needs an application or scoped token.
+     */
+    auth?: boolean | 'widget';
   }
 }
 
@@ -25,9 +31,17 @@ export function installAuth(
 ): void {
   const limiter = new OrganizationRateLimiter(deps.requestsPerSecond, () => deps.now().getTime());
   app.decorateRequest('ctx', undefined);
+  app.decorateRequest('widget', undefined);
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === undefined || request.routeOptions.config.auth === false) return;
-    request.ctx = await authenticate(deps, request.headers.authorization);
+    const mode = request.routeOptions.config.auth;
+    if (request.routeOptions.url === undefined || mode === false) return;
+    if (mode === 'widget') {
+      const { ctx, widget } = await authenticateWidget(deps, request.headers.authorization);
+      request.ctx = ctx;
+      request.widget = widget;
+    } else {
+      request.ctx = await authenticate(deps, request.headers.authorization);
+    }
     const wait = limiter.take(request.ctx.organizationId);
     if (wait > 0) {
       throw new DomainError(
@@ -37,6 +51,11 @@ export function installAuth(
       );
     }
   });
+}
+
+export function widgetOf(request: FastifyRequest): { ctx: RequestContext; widget: Widget } {
+  if (!request.ctx || !request.widget) throw new DomainError('UNAUTHENTICATED', 'Authentication required.');
+  return { ctx: request.ctx, widget: request.widget };
 }
 
 export function ctxOf(request: FastifyRequest): RequestContext {

@@ -14,6 +14,20 @@ export interface TokenClaims {
 
 const ISSUER = 'ces';
 const AUDIENCE = 'ces-api';
+/** Widget tokens have an audience of their own, so no API route accepts one and the connect page no other. */
+const WIDGET_AUDIENCE = 'ces-connect';
+
+/** What a widget token lets the connect page do: connect accounts into one workspace, for one embedding origin. */
+export interface WidgetClaims {
+  applicationId: string;
+  organizationId: string;
+  workspaceId: string;
+  /** The origin of the page embedding the connect page; events are posted to it only. */
+  allowedOrigin: string;
+  /** Source template tags the page offers (empty: every template of the organization). */
+  tags: string[];
+  tagsMode: 'all' | 'any';
+}
 
 /**
  * HS256 JWTs. Verification pins the algorithm, so `alg: none` and RS/HS confusion are rejected by construction.
@@ -29,8 +43,70 @@ export class TokenService {
 
   constructor(
     private readonly key: Uint8Array,
-    private readonly ttl: { application: number; scoped: number },
+    private readonly ttl: { application: number; scoped: number; widget?: number },
   ) {}
+
+  /** Short-lived (default 15 minutes): it is handed to a browser. */
+  async issueWidget(claims: WidgetClaims): Promise<{ token: string; expiresIn: number }> {
+    const expiresIn = this.ttl.widget ?? 900;
+    const token = await new SignJWT({
+      org: claims.organizationId,
+      ws: claims.workspaceId,
+      typ: 'widget',
+      origin: claims.allowedOrigin,
+      tags: claims.tags,
+      tags_mode: claims.tagsMode,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(WIDGET_AUDIENCE)
+      .setSubject(claims.applicationId)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(`${expiresIn}s`)
+      .sign(this.key);
+    return { token, expiresIn };
+  }
+
+  async verifyWidget(token: string): Promise<WidgetClaims & { expiresAt: string }> {
+    try {
+      const { payload: p } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: WIDGET_AUDIENCE,
+        requiredClaims: ['exp', 'sub', 'org', 'ws', 'typ', 'origin'],
+      });
+      const tags = Array.isArray(p.tags) && p.tags.every((t) => typeof t === 'string') ? p.tags : undefined;
+      if (
+        p.typ !== 'widget' ||
+        typeof p.org !== 'string' ||
+        typeof p.ws !== 'string' ||
+        typeof p.origin !== 'string' ||
+        !p.sub ||
+        tags === undefined ||
+        (p.tags_mode !== 'all' && p.tags_mode !== 'any')
+      ) {
+        throw new DomainError('UNAUTHENTICATED', 'The widget token is malformed.');
+      }
+      return {
+        applicationId: p.sub,
+        organizationId: p.org,
+        workspaceId: p.ws,
+        allowedOrigin: p.origin,
+        tags,
+        tagsMode: p.tags_mode,
+        expiresAt: new Date((p.exp ?? 0) * 1000).toISOString(),
+      };
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw new DomainError(
+        'UNAUTHENTICATED',
+        err instanceof joseErrors.JWTExpired
+          ? 'The widget token has expired; ask the application for a new one.'
+          : 'The widget token is invalid.',
+      );
+    }
+  }
 
   async issue(claims: TokenClaims): Promise<{ token: string; expiresIn: number }> {
     const expiresIn = claims.kind === 'scoped' ? this.ttl.scoped : this.ttl.application;

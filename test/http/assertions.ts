@@ -41,6 +41,8 @@ export interface RouteInfo {
   method: string;
   url: string;
   auth: boolean;
+  /** A connect-page route: it takes a widget token, and no other. */
+  widget?: boolean;
 }
 
 /**
@@ -54,7 +56,8 @@ export function registeredRoutes(deps: AppDeps): RouteInfo[] {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: r.url, auth: (r.config as { auth?: boolean } | undefined)?.auth !== false });
+      const auth = (r.config as { auth?: boolean | 'widget' } | undefined)?.auth;
+      routes.push({ method, url: r.url, auth: auth !== false, widget: auth === 'widget' });
     }
   });
   registerRoutes(probe as unknown as App, deps);

@@ -14,6 +14,7 @@ import { appRoutes } from './route-table.ts';
 const EXPECTED_AUTHENTICATED = [
   'POST /api/v1/account/applications/scoped-token',
   'GET /api/v1/account/applications/scoped-token/info',
+  'POST /api/v1/account/applications/widget-token',
   'GET /api/v1/integrations/definitions/sources',
   'GET /api/v1/integrations/definitions/sources/:id',
   'POST /api/v1/integrations/connectors',
@@ -30,6 +31,7 @@ const EXPECTED_AUTHENTICATED = [
   'PATCH /api/v1/integrations/templates/sources/:id',
   'DELETE /api/v1/integrations/templates/sources/:id',
   'PUT /api/v1/oauth/credentials',
+  'POST /api/v1/integrations/connectors/oauth/initiate',
   'DELETE /api/v1/oauth/credentials/connector_type/:connector_type',
   'GET /api/v1/integrations/connectors/:id/inspect',
   'GET /api/v1/workspaces',
@@ -37,6 +39,15 @@ const EXPECTED_AUTHENTICATED = [
   'GET /api/v1/workspaces/:workspace_id',
   'PUT /api/v1/workspaces/:workspace_id',
   'DELETE /api/v1/workspaces/:workspace_id',
+].sort();
+
+/** The connect page's API: a widget token and no other (test/http/connect-api.test.ts). */
+const EXPECTED_WIDGET = [
+  'GET /connect/api/session',
+  'POST /connect/api/check',
+  'POST /connect/api/connectors',
+  'GET /connect/api/connectors/:id',
+  'POST /connect/api/oauth',
 ].sort();
 
 /**
@@ -48,12 +59,19 @@ const EXPECTED_PUBLIC = [
   'GET /readyz',
   'GET /api/v1/openapi.json',
   'POST /api/v1/account/applications/token',
+  // The consent flow's callback: the signed, single-use state is its credential (test/http/oauth-consent.test.ts).
+  'GET /api/v1/integrations/connectors/oauth/callback',
   'GET /docs',
   'GET /docs/static/*',
   'GET /docs/json',
   'GET /docs/yaml',
   'GET /docs/static/index.html',
   'GET /docs/static/swagger-initializer.js',
+  // The connect page: HTML, its script and style sheet, icons; it holds no data (its API takes a widget token).
+  'GET /connect',
+  'GET /connect/oauth-done',
+  'GET /connect/assets/:name',
+  'GET /connect/icons/:file',
 ].sort();
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
@@ -64,13 +82,15 @@ describe('authentication of every private route', () => {
   let applicationId: string;
   let all: RouteInfo[];
   let authRoutes: RouteInfo[];
+  let widgetRoutes: RouteInfo[];
 
   before(async () => {
     h = await startHarness();
     token = await h.token();
     applicationId = String(decodeJwt(token).sub);
     all = await appRoutes(h.deps);
-    authRoutes = all.filter((r) => r.auth);
+    authRoutes = all.filter((r) => r.auth && !r.widget);
+    widgetRoutes = all.filter((r) => r.widget);
   });
   after(() => h.close());
 
@@ -105,10 +125,17 @@ describe('authentication of every private route', () => {
     const key = (r: RouteInfo) => `${r.method} ${r.url}`;
     assert.deepEqual(
       all
-        .filter((r) => r.auth)
+        .filter((r) => r.auth && !r.widget)
         .map(key)
         .sort(),
       EXPECTED_AUTHENTICATED,
+    );
+    assert.deepEqual(
+      all
+        .filter((r) => r.widget)
+        .map(key)
+        .sort(),
+      EXPECTED_WIDGET,
     );
     assert.deepEqual(
       all
@@ -117,6 +144,14 @@ describe('authentication of every private route', () => {
         .sort(),
       EXPECTED_PUBLIC,
     );
+  });
+
+  test('the connect page API refuses an application token, and answers 401 without one', async () => {
+    assert.equal(widgetRoutes.length, EXPECTED_WIDGET.length);
+    for (const route of widgetRoutes) {
+      assertError(await call(route, { authorization: `Bearer ${token}` }), 401, 'UNAUTHENTICATED');
+      assertError(await call(route, {}), 401, 'UNAUTHENTICATED');
+    }
   });
 
   test('a valid application token gets past authentication on every private route', async () => {

@@ -138,6 +138,7 @@ describe('bad-input corpus over every route', () => {
   let routes: AppRoute[];
   let githubId: string;
   let workspaceId: string;
+  let widgetToken: string;
 
   before(async () => {
     // Limits off: throttled answers are fine, but would stop the corpus reaching the handlers.
@@ -163,6 +164,14 @@ describe('bad-input corpus over every route', () => {
       token: a.token,
     });
     workspaceId = list.json.data[0].id;
+    const widget = await a.h.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/widget-token',
+      token: a.token,
+      body: { workspace_name: 'corpus', allowed_origin: 'https://app.example.com' },
+    });
+    assert.equal(widget.status, 200, widget.body);
+    widgetToken = widget.json.token;
   });
   after(() => a?.close());
 
@@ -174,6 +183,12 @@ describe('bad-input corpus over every route', () => {
         return { client_id: a.h.boot.client_id, client_secret: 'not-the-secret' };
       case 'POST /api/v1/account/applications/scoped-token':
         return { workspace_name: 'corpus' };
+      case 'POST /api/v1/account/applications/widget-token':
+        return { workspace_name: 'corpus', allowed_origin: 'https://app.example.com' };
+      case 'POST /connect/api/check':
+      case 'POST /connect/api/connectors':
+      case 'POST /connect/api/oauth':
+        return { template_id: randomUUID(), credentials: { personal_access_token: 'ghp_corpus' } };
       case 'POST /api/v1/integrations/connectors':
         return {
           workspace_name: 'default',
@@ -202,7 +217,7 @@ describe('bad-input corpus over every route', () => {
     opts: { url?: string; payload?: string | Buffer; headers?: Record<string, string> },
   ): Promise<InjectResult> => {
     const headers: Record<string, string> = {};
-    if (route.auth) headers.authorization = `Bearer ${a.token}`;
+    if (route.auth) headers.authorization = `Bearer ${route.widget ? widgetToken : a.token}`;
     if (opts.payload !== undefined) headers['content-type'] = 'application/json';
     Object.assign(headers, opts.headers);
     const res = await a.h.app.inject({

@@ -27,7 +27,8 @@ export async function appRoutes(deps: Deps): Promise<AppRoute[]> {
         routes.push({
           method,
           url: r.url,
-          auth: (r.config as { auth?: boolean } | undefined)?.auth !== false,
+          auth: (r.config as { auth?: boolean | 'widget' } | undefined)?.auth !== false,
+          widget: (r.config as { auth?: boolean | 'widget' } | undefined)?.auth === 'widget',
           bodyFields: members(schema?.body),
           queryFields: members(schema?.querystring),
           headerFields: members(schema?.headers),

@@ -2,6 +2,9 @@ import type { App, AppDeps } from '../../app.ts';
 import * as scopedToken from './account/scoped-token.ts';
 import * as scopedTokenInfo from './account/scoped-token-info.ts';
 import * as token from './account/token.ts';
+import * as widgetToken from './account/widget-token.ts';
+import * as connectApi from './connect/api.ts';
+import * as connectPage from './connect/page.ts';
 import * as checkConnector from './connectors/check.ts';
 import * as createConnector from './connectors/create.ts';
 import * as deleteConnector from './connectors/delete.ts';
@@ -12,6 +15,7 @@ import * as listConnectors from './connectors/list.ts';
 import * as updateConnector from './connectors/update.ts';
 import * as getDefinition from './definitions/get.ts';
 import * as listDefinitions from './definitions/list.ts';
+import * as oauthConsent from './oauth/consent.ts';
 import * as oauthCredentials from './oauth/credentials.ts';
 import * as health from './ops/health.ts';
 import * as sourceTemplates from './templates/sources.ts';
@@ -26,6 +30,7 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   token,
   scopedToken,
   scopedTokenInfo,
+  widgetToken,
   listDefinitions,
   getDefinition,
   checkConnector,
@@ -38,6 +43,9 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   execute,
   sourceTemplates,
   oauthCredentials,
+  oauthConsent,
+  connectApi,
+  connectPage,
   listWorkspaces,
   workspaceStats,
   getWorkspace,
