@@ -6,6 +6,7 @@ import { runCli, USAGE } from './cli/index.ts';
 import { type Config, ConfigError, loadConfig } from './config/index.ts';
 import { bootstrapFile, bootstrapIfEmpty } from './core/admin/bootstrap.ts';
 import { buildDeps } from './deps.ts';
+import { registerMetricsRoute } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 
 async function serve(config: Config): Promise<void> {
@@ -71,8 +72,8 @@ async function serve(config: Config): Promise<void> {
 }
 
 /**
- * The worker role's only HTTP: `/healthz` (the store answers) for the orchestrator's probes. Everything else is
- * a 404 in the one error body.
+ * The worker role's only HTTP: `/healthz` (the store answers) for the orchestrator's probes, and `/metrics` with
+ * CES_METRICS (the sync's metrics live in this process). Everything else is a 404 in the one error body.
  */
 async function healthOnly(deps: Awaited<ReturnType<typeof buildDeps>>) {
   const app = Fastify({ logger: false });
@@ -80,6 +81,7 @@ async function healthOnly(deps: Awaited<ReturnType<typeof buildDeps>>) {
     await deps.store.ping();
     return reply.send({ status: 'ok', role: 'worker' });
   });
+  if (deps.metrics) registerMetricsRoute(app, deps.metrics, deps.metricsToken ?? null);
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({
       message:

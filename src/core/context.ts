@@ -4,6 +4,7 @@ import type { TokenService } from '../security/tokens.ts';
 import type { Vault } from '../security/vault.ts';
 import type { Store } from '../store/port.ts';
 import type { ServerSecrets } from './admin/server-secrets.ts';
+import type { ContextStoreObserver } from './context-store-observer.ts';
 import { DomainError } from './errors.ts';
 import type { TokenAttemptLimiter } from './tokens/attempt-limiter.ts';
 
@@ -27,6 +28,8 @@ export interface CoreDeps {
   quotas: OrganizationQuotas;
   /** Failed client-credential exchanges per client id and per source address (this process's own count). */
   tokenAttempts: TokenAttemptLimiter;
+  /** Told of every Context Store search (metrics); absent: no one. */
+  contextStoreObserver?: ContextStoreObserver | undefined;
 }
 
 /** Who is calling, resolved from the bearer token; every tenant-owned read is scoped by it. */

@@ -371,6 +371,23 @@ export interface EncodedRecords {
   readonly rows: unknown;
 }
 
+/**
+ * The syncs of one connector type's entity, all organizations together (for metrics: it names no tenant).
+ */
+export interface ContextStoreStats {
+  connector_type: string;
+  entity: string;
+  /** Syncs by status; statuses without any are absent. */
+  syncs: Partial<Record<EntitySyncStatus, number>>;
+  /** Records in the index: the syncs' entity counts added up (each as of its last count). */
+  records: number;
+  /**
+   * The earliest `run_after` of the syncs due at `now` that a worker may run (workspace active, Context Store
+   * on; running ones included): since when the most overdue one waits for its pass to finish. Null: none due.
+   */
+  oldest_due_at: string | null;
+}
+
 /** The index side of one entity: what the worker writes (and search reads). */
 export interface IndexPage {
   layout: EntityLayout;
@@ -457,6 +474,12 @@ export interface ContextStoreRepo {
     layout: EntityLayout,
     request: SearchRequest,
   ): Promise<Array<{ rid: number; data: string }>>;
+  /**
+   * Every sync aggregated by connector type and entity (metrics). Reads every sync row, so callers keep the
+   * answer a while rather than asking per scrape; the SQLite adapter reads on its writer's thread, never on the
+   * request path's.
+   */
+  stats(now: string): Promise<ContextStoreStats[]>;
   /** Removes the connector's records from these index tables and its syncs. */
   dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]): Promise<void>;
   /** Finishes the writes handed over and frees what the repo holds (its writer thread). */

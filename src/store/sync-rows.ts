@@ -2,7 +2,14 @@
  * Rows of `cs_syncs` as both adapters store them (timestamps as ISO-8601 text, flags as 0/1, the checkpoint as
  * JSON text), turned into the Context Store's domain types; and the batch rule both adapters' page writes follow.
  */
-import type { EntitySyncState, EntitySyncStatus, SyncCheckpoint, SyncJob, SyncPass } from './port.ts';
+import type {
+  ContextStoreStats,
+  EntitySyncState,
+  EntitySyncStatus,
+  SyncCheckpoint,
+  SyncJob,
+  SyncPass,
+} from './port.ts';
 
 /** A row of cs_syncs as stored. */
 export interface SyncRow {
@@ -64,4 +71,57 @@ export function lastOfEachKey(rows: unknown[][], keyIndex = 1): unknown[][] {
   const last = new Map<unknown, number>();
   for (const [i, row] of rows.entries()) last.set(row[keyIndex], i);
   return last.size === rows.length ? rows : rows.filter((row, i) => last.get(row[keyIndex]) === i);
+}
+
+/**
+ * `ContextStoreRepo.stats` in both dialects (`now` is the one parameter, `param` its placeholder): a row per
+ * connector type, entity and status. Due syncs count only where the worker may claim them (as in `claim`).
+ */
+export function statsSql(param: string): string {
+  return `SELECT c.connector_type AS connector_type, s.entity AS entity, s.status AS status,
+      COUNT(*) AS syncs, COALESCE(SUM(s.entity_count), 0) AS records,
+      MIN(CASE WHEN s.run_after <= ${param} AND w.status = 'active' AND (w.cache_enabled IS NULL OR w.cache_enabled = 1)
+        THEN s.run_after END) AS oldest_due_at
+    FROM cs_syncs s JOIN connectors c ON c.id = s.connector_id JOIN workspaces w ON w.id = c.workspace_id
+    GROUP BY c.connector_type, s.entity, s.status`;
+}
+
+export interface StatsRow {
+  connector_type: string;
+  entity: string;
+  status: string;
+  /** numbers, or their text (PostgreSQL's bigint and numeric) */
+  syncs: number | string;
+  records: number | string;
+  oldest_due_at: string | null;
+}
+
+/** The rows of `statsSql` folded into one entry per connector type and entity, in a stable order. */
+export function foldStats(rows: StatsRow[]): ContextStoreStats[] {
+  const out = new Map<string, ContextStoreStats>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.connector_type, row.entity]);
+    let entry = out.get(key);
+    if (!entry) {
+      entry = {
+        connector_type: row.connector_type,
+        entity: row.entity,
+        syncs: {},
+        records: 0,
+        oldest_due_at: null,
+      };
+      out.set(key, entry);
+    }
+    const status = row.status as EntitySyncStatus;
+    entry.syncs[status] = (entry.syncs[status] ?? 0) + Number(row.syncs);
+    entry.records += Number(row.records);
+    if (
+      row.oldest_due_at !== null &&
+      (entry.oldest_due_at === null || row.oldest_due_at < entry.oldest_due_at)
+    )
+      entry.oldest_due_at = row.oldest_due_at;
+  }
+  return [...out.values()].sort(
+    (a, b) => a.connector_type.localeCompare(b.connector_type) || a.entity.localeCompare(b.entity),
+  );
 }

@@ -7,6 +7,7 @@
 import { connectorsContract } from './connectors.ts';
 import { consentContract } from './consent.ts';
 import { contextStoreContract } from './context-store.ts';
+import { contextStoreStatsContract } from './context-store-stats.ts';
 import type { OpenedStore } from './fixtures.ts';
 import { oauthAppsContract } from './oauth-apps.ts';
 import { secretsContract } from './secrets.ts';
@@ -25,4 +26,5 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   oauthAppsContract(name, open);
   consentContract(name, open);
   contextStoreContract(name, open);
+  contextStoreStatsContract(name, open);
 }

@@ -34,6 +34,7 @@ import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
+import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import {
@@ -82,6 +83,8 @@ export interface RuntimeOptions {
   rateBuckets?: RateBuckets;
   /** Concurrency limits held across processes (the store's, on PostgreSQL); by default per process. */
   sharedSlots?: SharedSlots;
+  /** Told of upstream requests, retries, rate-limit waits and token refreshes (metrics); by default no one. */
+  observer?: RuntimeObserver;
 }
 
 export interface ExecuteInput {
@@ -146,6 +149,7 @@ export class ConnectorRuntime {
       egress,
     );
     this.clock = opts.clock ?? systemClock;
+    const observer = opts.observer ?? NO_RUNTIME_OBSERVER;
     this.upstream = new ResilientUpstream(
       this.http,
       {
@@ -154,15 +158,18 @@ export class ConnectorRuntime {
         rateLimitOverrides: opts.rateLimitOverrides ?? {},
         ...(opts.rateBuckets ? { rateBuckets: opts.rateBuckets } : {}),
         ...(opts.sharedSlots ? { sharedSlots: opts.sharedSlots } : {}),
+        observer,
       },
       this.clock,
     );
     this.oauth = new OAuth2Refresher({
       // Every answer is the refresher's to interpret; the request is never repeated (idempotent: false).
-      send: (req, def) => this.upstream.call(req, { def }, (res) => ({ ok: true, value: res })),
+      send: (req, def) =>
+        this.upstream.call(req, { def, action: OPERATION.tokenRefresh }, (res) => ({ ok: true, value: res })),
       overrides: this.overrides,
       userAgent: this.userAgent,
       now: () => this.clock.now(),
+      observer,
     });
   }
 
@@ -234,6 +241,8 @@ export class ConnectorRuntime {
               request.idempotent ?? (request.idempotency_key_header === undefined ? undefined : true),
             held,
             graphql: request.graphql !== undefined,
+            entity: resolved.entity.name,
+            action: resolved.actionName,
           });
           return { ...exchanged, base, built };
         })
@@ -289,7 +298,10 @@ export class ConnectorRuntime {
     const { settings, creds } = appCredentials(option, exchange.clientId, exchange.clientSecret);
     const target = tokenTarget(def, settings, config, this.overrides, creds);
     const req = codeExchangeRequest(settings, exchange, target, this.userAgent);
-    const res = await this.upstream.call(req, { def }, (r) => ({ ok: true, value: r }));
+    const res = await this.upstream.call(req, { def, action: OPERATION.codeExchange }, (r) => ({
+      ok: true,
+      value: r,
+    }));
     return tokenResponse(def, settings, creds, res, this.clock.now(), 'code');
   }
 
@@ -319,6 +331,7 @@ export class ConnectorRuntime {
           key: connectorId,
           idempotent: def.check.idempotent,
           graphql: def.check.graphql !== undefined,
+          action: OPERATION.check,
         });
       });
       return checked.credentials;
@@ -375,6 +388,8 @@ export class ConnectorRuntime {
       const { body } = await this.exchange(def, input.credentials, base, request.method, built, operation, {
         key: input.connectorId,
         idempotent: request.idempotent,
+        entity: resolved.entity.name,
+        action: 'download',
       });
       let found = fileUrl(def.name, operation, base, body, options);
       if (options.follow) {
@@ -390,6 +405,8 @@ export class ConnectorRuntime {
           {
             key: input.connectorId,
             authorise: (target) => headersFor(target),
+            entity: resolved.entity.name,
+            action: 'download',
           },
         );
         found = fileUrl(def.name, operation, base, second.body, options.follow);
@@ -477,6 +494,9 @@ export class ConnectorRuntime {
       graphql?: boolean;
       /** Places the credential instead of `applyAuth` (a URL that may be off the API's origin). */
       authorise?: (url: URL) => Record<string, string>;
+      /** What metrics call the request: the entity ('' for none) and the action or operation. */
+      entity?: string;
+      action?: string;
     } = {},
   ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[] }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
@@ -497,7 +517,8 @@ export class ConnectorRuntime {
       idempotent: call.idempotent ?? IDEMPOTENT.has(method),
       ...(encoded === undefined ? {} : { body: encoded.content }),
     };
-    return this.upstream.call(request, { def, key: call.key, held: call.held }, (res) => {
+    const ctx = { def, key: call.key, held: call.held, entity: call.entity, action: call.action };
+    return this.upstream.call(request, ctx, (res) => {
       const parsed = parseJson(res);
       const body = parsed.ok ? parsed.value : undefined;
       const kind = classifyResponse(res, body, def.errors, call.graphql === true);

@@ -14,6 +14,7 @@ import { EXPIRES_AT, type ResolvedCredentials } from '../credentials.ts';
 import type { ConnectorDefinition, CredentialOption, RefreshDefinition } from '../schema.ts';
 import { placeholders, render } from '../template.ts';
 import type { UpstreamRequest, UpstreamResponse } from './http.ts';
+import { NO_RUNTIME_OBSERVER, type RuntimeObserver } from './observer.ts';
 import { resolveBaseUrl } from './request.ts';
 import { retryAfterSeconds } from './upstream-errors.ts';
 
@@ -317,6 +318,8 @@ export interface OAuth2Options {
   overrides: Record<string, string>;
   userAgent: string;
   now: () => number;
+  /** Told of every token request and its outcome (metrics). */
+  observer?: RuntimeObserver;
 }
 
 export interface AuthorisedCall {
@@ -388,10 +391,18 @@ export class OAuth2Refresher {
     settings: RefreshSettings,
     credentials: ResolvedCredentials,
   ): Promise<ResolvedCredentials> {
-    const target = tokenTarget(call.def, settings, call.config, this.opts.overrides, credentials);
-    const req = tokenRequest(settings, credentials, target, this.opts.userAgent);
-    const res = await this.opts.send(req, call.def);
-    return tokenResponse(call.def, settings, credentials, res, this.opts.now());
+    const observer = this.opts.observer ?? NO_RUNTIME_OBSERVER;
+    try {
+      const target = tokenTarget(call.def, settings, call.config, this.opts.overrides, credentials);
+      const req = tokenRequest(settings, credentials, target, this.opts.userAgent);
+      const res = await this.opts.send(req, call.def);
+      const renewed = tokenResponse(call.def, settings, credentials, res, this.opts.now());
+      observer.oauthRefresh(call.def.slug, 'success');
+      return renewed;
+    } catch (err) {
+      observer.oauthRefresh(call.def.slug, err instanceof RefreshRejectedError ? 'rejected' : 'error');
+      throw err;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
  * `min(timeoutMs, 1 s)` for the attempt after it. So an execute never takes much longer than that deadline,
  * whatever the upstream does.
  */
+import { performance } from 'node:perf_hooks';
 import { DomainError } from '../../core/errors.ts';
 import type { ConnectorDefinition, ErrorKind } from '../schema.ts';
 import type { HeldBuffers } from './buffer-budget.ts';
@@ -28,6 +29,7 @@ import {
   SharedConcurrency,
   type SharedSlots,
 } from './limiter.ts';
+import { failureClass, NO_RUNTIME_OBSERVER, type RuntimeObserver, statusClass } from './observer.ts';
 import { type Outcome, retryPolicy, withRetry } from './retry.ts';
 import { retryAfterSeconds } from './upstream-errors.ts';
 
@@ -45,6 +47,9 @@ export interface CallContext {
    * it they are released as soon as `interpret` returns, so `interpret` must then do all the parsing.
    */
   held?: HeldBuffers | undefined;
+  /** What the request is for, as metrics name it: the entity ('' for none) and the action or operation. */
+  entity?: string | undefined;
+  action?: string | undefined;
 }
 
 export interface ResilienceOptions {
@@ -58,12 +63,15 @@ export interface ResilienceOptions {
   rateBuckets?: RateBuckets;
   /** Concurrency slots shared with other processes; by default this process counts its own. */
   sharedSlots?: SharedSlots;
+  /** Told of every exchange, retry and rate-limit wait (metrics); by default no one. */
+  observer?: RuntimeObserver;
 }
 
 export class ResilientUpstream {
   private readonly rateLimits: Record<string, { requests: number; per_seconds: number } | null>;
   private readonly slots: ConcurrencySlots;
   private readonly buckets: RateBuckets;
+  private readonly observer: RuntimeObserver;
 
   private readonly timeoutMs: number;
   private readonly queueWaitMs: number;
@@ -78,6 +86,7 @@ export class ResilientUpstream {
     this.rateLimits = opts.rateLimitOverrides ?? {};
     this.buckets = opts.rateBuckets ?? new KeyedTokenBucket(() => clock.now());
     this.slots = opts.sharedSlots ? new SharedConcurrency(opts.sharedSlots, clock) : new KeyedSemaphore();
+    this.observer = opts.observer ?? NO_RUNTIME_OBSERVER;
   }
 
   /**
@@ -92,12 +101,38 @@ export class ResilientUpstream {
     const policy = retryPolicy(ctx.def.retry);
     const deadline = this.clock.now() + this.timeoutMs * policy.max_attempts;
     const minAttemptMs = Math.min(this.timeoutMs, 1000);
+    const observer = this.observer;
+    const type = ctx.def.slug;
+    const entity = ctx.entity ?? '';
+    const action = ctx.action ?? '';
     return withRetry(
-      async (): Promise<Outcome<T>> => {
+      async (n): Promise<Outcome<T>> => {
+        if (n > 1) observer.retry(type, entity, action);
         const release = await this.throttle(ctx, deadline - minAttemptMs);
         try {
           const left = deadline - this.clock.now();
-          const res = await this.http.send(req, ctx.def.name, { timeoutMs: Math.min(this.timeoutMs, left) });
+          // Real time, not `clock`: a duration observed, which a test's fake clock must not bend.
+          const sent = performance.now();
+          let res: UpstreamResponse;
+          try {
+            res = await this.http.send(req, ctx.def.name, { timeoutMs: Math.min(this.timeoutMs, left) });
+          } catch (err) {
+            observer.upstreamRequest(
+              type,
+              entity,
+              action,
+              failureClass(err),
+              (performance.now() - sent) / 1000,
+            );
+            throw err;
+          }
+          observer.upstreamRequest(
+            type,
+            entity,
+            action,
+            statusClass(res.status),
+            (performance.now() - sent) / 1000,
+          );
           let outcome: Outcome<T> | undefined;
           try {
             outcome = interpret(res);
@@ -160,6 +195,7 @@ export class ResilientUpstream {
       );
     }
     if (token.waitMs > 0) {
+      this.observer.rateLimitWait(def.slug, token.waitMs / 1000);
       try {
         await this.clock.sleep(token.waitMs);
       } catch (err) {

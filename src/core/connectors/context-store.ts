@@ -8,11 +8,13 @@ import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
 import { checkSearch } from '../../context-store/query.ts';
+import { searchOperator } from '../../context-store/query-operators.ts';
 import { type ConnectorStoreStatus, connectorStatus, searchable } from '../../context-store/status.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { Connector, EntitySyncState } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
+import { type SearchOutcome, searchOutcome } from '../context-store-observer.ts';
 import { DomainError, invalidField } from '../errors.ts';
 import { defaultTemplate, indexedEntities, type TemplateView } from '../templates/source-templates.ts';
 import { definitionOf, loadConnector } from './lookup.ts';
@@ -279,9 +281,18 @@ export async function searchContextStore(
   const state = states.find((s) => s.entity === layout.entity);
   if (!searchable(status, state)) throw notReady(status, layout.entity, state);
 
+  const observer = deps.contextStoreObserver;
+  const searchStarted = performance.now();
+  const report = (outcome: SearchOutcome) =>
+    observer?.search(searchOperator(params.filter), outcome, (performance.now() - searchStarted) / 1000);
   // Checked first: past this the query is known to be small and shallow enough to serialise (a deeply nested
   // one would overflow JSON.stringify's stack).
-  checkSearch(layout, params);
+  try {
+    checkSearch(layout, params);
+  } catch (err) {
+    report(searchOutcome(err));
+    throw err;
+  }
   // A cursor continues the query it came from: bound to a digest of it (the cursor stays short).
   const binding = createHash('sha256')
     .update(JSON.stringify([params.filter ?? null, params.sort ?? null, params.fields ?? null]))
@@ -301,12 +312,19 @@ export async function searchContextStore(
     }
     offset = decoded.o;
   }
-  const rows = await deps.store.contextStore.search(ctx.organizationId, connector.id, layout, {
-    filter: params.filter,
-    sort: params.sort,
-    limit: params.limit + 1,
-    offset,
-  });
+  let rows: Array<{ rid: number; data: string }>;
+  try {
+    rows = await deps.store.contextStore.search(ctx.organizationId, connector.id, layout, {
+      filter: params.filter,
+      sort: params.sort,
+      limit: params.limit + 1,
+      offset,
+    });
+  } catch (err) {
+    report(searchOutcome(err));
+    throw err;
+  }
+  report('ok');
   const hasNext = rows.length > params.limit;
   const page = hasNext ? rows.slice(0, params.limit) : rows;
   const endCursor = hasNext

@@ -29,6 +29,7 @@ import type {
   SyncPass,
 } from '../../store/port.ts';
 import { openConnectorCall } from '../connectors/credential-store.ts';
+import type { ContextStoreObserver, SyncOutcome } from '../context-store-observer.ts';
 import { isDomainError } from '../errors.ts';
 import { type ListEntity, resolvePartitions } from './partitions.ts';
 
@@ -52,6 +53,8 @@ export interface SyncWorkerDeps {
   vault: Vault;
   now: () => Date;
   logger: Logger;
+  /** Told of records written and of how each claimed sync ended (metrics); absent: no one. */
+  observer?: ContextStoreObserver | undefined;
 }
 
 /** Failures after which a sync is marked Failed (it is still retried at the next interval). */
@@ -175,11 +178,14 @@ export class SyncWorker {
     const { connector, credentials: stored } = found;
     const def = this.deps.registry.byId(connector.definition_id);
     const layout = def && this.layout(def.id, job.entity);
+    const ended = (outcome: SyncOutcome) =>
+      this.deps.observer?.syncPass(connector.connector_type, job.entity, job.pass, outcome);
     if (!def || !layout) {
       await this.fail(
         job,
         `Entity ${job.entity} is no longer indexed by this server's ${connector.connector_type} definition.`,
       );
+      ended('failed');
       return;
     }
     if (connector.credentials_status === 'needs_reauth') {
@@ -187,6 +193,7 @@ export class SyncWorker {
         job,
         `The connector's credentials need re-authorisation: ${connector.credentials_error ?? ''}`.trim(),
       );
+      ended('failed');
       return;
     }
     const call = openConnectorCall(this.deps, job.organization_id, connector, stored, def);
@@ -194,10 +201,13 @@ export class SyncWorker {
       this.deps.runtime.execute({ ...call, entity, action, params });
 
     try {
-      await this.pass(job, def, layout, connector.replication_config, list);
+      ended(await this.pass(job, def, layout, connector.replication_config, list));
     } catch (err) {
-      if (err instanceof LeaseLost) return;
-      await this.failed(job, err);
+      if (err instanceof LeaseLost) {
+        ended('lease_lost');
+        return;
+      }
+      ended(await this.failed(job, err));
     }
   }
 
@@ -234,7 +244,7 @@ export class SyncWorker {
     layout: EntityLayout,
     config: Record<string, unknown>,
     list: ListEntity,
-  ) {
+  ): Promise<'success' | 'stopped'> {
     const store = this.deps.store.contextStore;
     let cp = job.checkpoint ?? this.firstCheckpoint(job, layout, config);
     let ready = job.ready_for_search;
@@ -364,6 +374,11 @@ export class SyncWorker {
           );
           // Awaited later (written()); until then a failure must not count as unhandled.
           write.catch(() => undefined);
+          const observer = this.deps.observer;
+          if (observer) {
+            const batchCount = batchRecords;
+            write.then((held) => held && observer.recordsWritten(def.slug, layout.entity, batchCount), noop);
+          }
           writing.push(write);
           batch = [];
           batchRecords = 0;
@@ -372,7 +387,7 @@ export class SyncWorker {
         if (this.stopping && cp.partition < partitions.length) {
           await written();
           await store.release(job, { run_after: this.iso(), attempts: 0 }, this.iso());
-          return;
+          return 'stopped';
         }
       }
       await written();
@@ -405,6 +420,7 @@ export class SyncWorker {
       { connector: job.connector_id, entity: job.entity, pass: job.pass, definition: def.slug },
       'context store: pass finished',
     );
+    return 'success';
   }
 
   private async fail(job: SyncJob, reason: string) {
@@ -415,7 +431,7 @@ export class SyncWorker {
     );
   }
 
-  private async failed(job: SyncJob, err: unknown) {
+  private async failed(job: SyncJob, err: unknown): Promise<SyncOutcome> {
     const store = this.deps.store.contextStore;
     const code = isDomainError(err) ? err.code : 'INTERNAL_ERROR';
     // Only our own messages (DomainError) are shown; they never carry credentials or upstream secrets.
@@ -428,21 +444,24 @@ export class SyncWorker {
         { run_after: this.iso(Math.max(1, waitS) * 1000), attempts: job.attempts },
         this.iso(),
       );
-      return;
+      return 'rate_limited';
     }
     if (AUTH_CODES.has(code)) {
       await this.fail(job, reason);
-      return;
+      return 'failed';
     }
     const attempts = job.attempts + 1;
     if (attempts >= MAX_ATTEMPTS) {
       await this.fail(job, reason);
-      return;
+      return 'failed';
     }
     const backoff = Math.min(300_000, 2 ** attempts * 2500);
     await store.release(job, { run_after: this.iso(backoff), attempts, last_error: reason }, this.iso());
+    return 'retry';
   }
 }
+
+const noop = () => undefined;
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -19,7 +19,15 @@ import type {
   SyncJob,
 } from '../port.ts';
 import { SearchSlots, searchTimeout } from '../search-queue.ts';
-import { lastOfEachKey, type SyncRow, toJob, toState } from '../sync-rows.ts';
+import {
+  foldStats,
+  lastOfEachKey,
+  type StatsRow,
+  type SyncRow,
+  statsSql,
+  toJob,
+  toState,
+} from '../sync-rows.ts';
 import { dropIndexTableDdl, indexRow, indexTableDdl, pgName, upsertSql } from './context-index.ts';
 import { postgresSearchDialect } from './search-dialect.ts';
 
@@ -362,6 +370,10 @@ export class PostgresContextStore implements ContextStoreRepo {
       [owner],
     );
     return r.rowCount ?? 0;
+  }
+
+  async stats(now: string) {
+    return foldStats((await this.pool.query<StatsRow>(statsSql('$1'), [now])).rows);
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {

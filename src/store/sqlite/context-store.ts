@@ -22,7 +22,7 @@ import type {
   SyncJob,
 } from '../port.ts';
 import type { Database } from '../schema.ts';
-import { type SyncRow, toJob, toState } from '../sync-rows.ts';
+import { foldStats, type SyncRow, toJob, toState } from '../sync-rows.ts';
 import { dropIndexTableDdl, indexTableDdl } from './context-index.ts';
 import type { ContextWriter } from './context-writer.ts';
 import type { LeaseRef, ReleaseOutcome } from './context-writes.ts';
@@ -247,6 +247,10 @@ export class SqliteContextStore implements ContextStoreRepo {
     if (owner?.organization_id !== organizationId || owner.connector_key === null) return [];
     // The reader checks again, in the snapshot it searches, that the key is still this connector's.
     return this.readers.run({ organizationId, connectorId, connectorKey: owner.connector_key, ...compiled });
+  }
+
+  async stats(now: string) {
+    return foldStats(await this.writer.run('stats', { now }));
   }
 
   async dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]) {

@@ -27,6 +27,7 @@ export const WRITE_OPS = [
   'commitPage',
   'finishPass',
   'forgetStatements',
+  'stats',
 ] as const;
 export type WriteOp = (typeof WRITE_OPS)[number];
 export type WriteArg<K extends WriteOp> = Parameters<ContextStoreWrites[K]>[0];

@@ -9,7 +9,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
 import type { EntitySyncStatus, NextPass, SyncCheckpoint } from '../port.ts';
-import { lastOfEachKey, type SyncRow } from '../sync-rows.ts';
+import { lastOfEachKey, type StatsRow, type SyncRow, statsSql } from '../sync-rows.ts';
 import { analyzeIndexTableSql, ftsFillSql, indexRowColumns, indexRowInsertSql } from './context-index.ts';
 
 /** The sync a write belongs to: it is written only while `lease_owner` still holds it. */
@@ -227,6 +227,14 @@ export class ContextStoreWrites {
         },
       ),
     );
+  }
+
+  /**
+   * The one read run here: it visits every sync row (about 1 µs each: 100 ms at 100,000 syncs, measured), which
+   * on the request path's connection would stall every request meanwhile.
+   */
+  stats(a: { now: string }): StatsRow[] {
+    return this.stmt(statsSql('@now')).all({ now: a.now }) as StatsRow[];
   }
 
   releaseOwner(a: { owner: string }): number {
