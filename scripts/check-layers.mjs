@@ -1,6 +1,6 @@
 // The dependency direction of docs in ../shared/conventions.md, checked over every relative import under src/
 // (run by `npm run lint`; test/unit/layers.test.ts checks the rules themselves):
-//   http, cli → core → {connectors, context-store, security, store/port}; store adapters implement the port and
+//   http, cli, mcp → core → {connectors, context-store, security, store/port}; store adapters implement the port and
 //   never import core; connectors and context-store never import core, http or an adapter (context-store, the
 //   domain the port stores, not even the store); security imports only
 //   config; the store adapter is chosen in one place (src/store/open.ts). Every layer may use core/errors.ts.
@@ -13,6 +13,7 @@ const under = (dir) => (file) => file === dir || file.startsWith(`${dir}/`);
 const is = {
   http: under('src/http'),
   cli: under('src/cli'),
+  mcp: under('src/mcp'),
   core: under('src/core'),
   connectors: under('src/connectors'),
   contextStore: under('src/context-store'),
@@ -59,8 +60,16 @@ const RULES = [
   {
     from: is.core,
     wrong: (to) =>
-      is.http(to) || is.cli(to) || is.composition(to)
-        ? 'core never imports http, cli or the composition root'
+      is.http(to) || is.cli(to) || is.mcp(to) || is.composition(to)
+        ? 'core never imports http, cli, mcp or the composition root'
+        : null,
+  },
+  {
+    // The MCP server is a transport beside http: it calls core verbs, never the HTTP layer.
+    from: is.mcp,
+    wrong: (to) =>
+      is.http(to) || is.cli(to) || is.composition(to) || is.store(to)
+        ? 'mcp calls core verbs; it never imports http, cli, the store or the composition root'
         : null,
   },
 ];

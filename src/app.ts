@@ -6,6 +6,7 @@ import type { CoreDeps } from './core/context.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
+import { installHttpMetrics, registerMetricsRoute } from './http/metrics.ts';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -18,6 +19,7 @@ import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { requestLogger } from './logger.ts';
+import type { Metrics } from './metrics/index.ts';
 
 export interface AppDeps extends CoreDeps {
   logger: FastifyBaseLogger;
@@ -33,6 +35,10 @@ export interface AppDeps extends CoreDeps {
    * callback, the connect page. Unset: the scheme and host of the request being answered.
    */
   publicUrl?: string | null;
+  /** CES_METRICS: this process's metrics, served at GET /metrics; absent or null: no metrics, no route. */
+  metrics?: Metrics | null;
+  /** CES_METRICS_TOKEN: the bearer token GET /metrics then needs; null: none. */
+  metricsToken?: string | null;
 }
 
 export type App = FastifyInstance<
@@ -85,6 +91,7 @@ export async function buildApp(
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (deps.metrics) installHttpMetrics(app as unknown as FastifyInstance, deps.metrics);
 
   await app.register(swagger, {
     // Shared schemas keep their $id as their component name (ApiErrorResponse, as in the reference spec).
@@ -108,5 +115,7 @@ export async function buildApp(
   installErrorHandling(app as unknown as FastifyInstance);
   installAuth(app as unknown as FastifyInstance, deps);
   registerRoutes(app, deps);
+  if (deps.metrics)
+    registerMetricsRoute(app as unknown as FastifyInstance, deps.metrics, deps.metricsToken ?? null);
   return app;
 }

@@ -7,6 +7,7 @@ import { definitionLayouts } from './context-store/layout.ts';
 import { loadServerSecrets } from './core/admin/server-secrets.ts';
 import { SyncWorker } from './core/sync/worker.ts';
 import { TokenAttemptLimiter } from './core/tokens/attempt-limiter.ts';
+import { Metrics } from './metrics/index.ts';
 import { type Keyring, loadKeyring } from './security/keyring.ts';
 import { TokenService } from './security/tokens.ts';
 import { Vault } from './security/vault.ts';
@@ -55,6 +56,14 @@ export async function buildDeps(
       scoped: config.scopedTokenTtlSeconds,
     });
     const registry = options.registry ?? DefinitionRegistry.default();
+    // One registry per process (per deps in tests); its Context Store gauges read the store at scrape time.
+    const metrics = config.metrics.enabled
+      ? new Metrics({
+          stats: (at) => store.contextStore.stats(at),
+          now,
+          onError: (err) => logger.warn({ err }, 'metrics: reading the context store stats failed'),
+        })
+      : null;
     const runtime = new ConnectorRuntime({
       cursorKey: secrets.cursorKey,
       upstreamOverrides: config.upstreamOverrides,
@@ -67,6 +76,7 @@ export async function buildDeps(
       userAgent: 'ces/0.1',
       ...(store.rateBuckets ? { rateBuckets: store.rateBuckets } : {}),
       ...(store.concurrencySlots ? { sharedSlots: store.concurrencySlots } : {}),
+      ...(metrics ? { observer: metrics.runtime } : {}),
     });
     const { rebuilt } = await store.contextStore.ensureLayouts(
       registry.all().flatMap((def) => definitionLayouts(def)),
@@ -75,7 +85,7 @@ export async function buildDeps(
     if (rebuilt.length > 0)
       logger.info({ tables: rebuilt }, 'context store: index layout changed; re-syncing');
     const worker = new SyncWorker(
-      { store, registry, runtime, vault, now, logger },
+      { store, registry, runtime, vault, now, logger, observer: metrics?.contextStore },
       {
         concurrency: config.sync.concurrency,
         intervalMs: config.sync.intervalSeconds * 1000,
@@ -100,6 +110,9 @@ export async function buildDeps(
       bodyLimitBytes: config.bodyLimitBytes,
       trustProxy: config.trustProxy,
       publicUrl: config.publicUrl,
+      metrics,
+      metricsToken: config.metrics.token,
+      contextStoreObserver: metrics?.contextStore,
       quotas: {
         workspacesPerOrganization: config.limits.workspacesPerOrganization,
         connectorsPerOrganization: config.limits.connectorsPerOrganization,

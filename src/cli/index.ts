@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import pino from 'pino';
 import type { Config } from '../config/index.ts';
 import {
   addAccountToOrganization,
@@ -10,6 +11,7 @@ import { createOrganization } from '../core/admin/organizations.ts';
 import { rotateKeys } from '../core/admin/rotate-keys.ts';
 import { buildDeps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
+import { serveStdio } from '../mcp/stdio.ts';
 import { loadKeyring, masterKey, writeKeyFile } from '../security/keyring.ts';
 import { openStore } from '../store/open.ts';
 
@@ -28,6 +30,8 @@ export const USAGE = `Usage: ces <command>
                                           revoke an application; its tokens stop working at once
   apps redirect-urls --client-id ID [--add URL …] [--remove URL …]
                                           where the application's consent flows may send end users back to
+  mcp                                     the MCP server over stdio (CES_MCP_CLIENT_ID, CES_MCP_CLIENT_SECRET,
+                                          optional CES_MCP_WORKSPACE; logs on stderr)
   keys rotate                             re-encrypt every stored secret under a new master key
 `;
 
@@ -79,6 +83,22 @@ export async function runCli(config: Config, argv: string[]): Promise<number> {
       return 0;
     } finally {
       await store.close();
+    }
+  }
+
+  if (group === 'mcp') {
+    // stdout is the protocol's: every log line goes to stderr.
+    const quiet = createLogger(config.logLevel, pino.destination(2));
+    const deps = await buildDeps(config, quiet);
+    try {
+      await serveStdio(deps, {
+        ...config.mcp,
+        publicBase: config.publicUrl ?? `http://${config.host}:${config.port}`,
+        onInternalError: (err) => quiet.error({ err }, 'mcp tool failed'),
+      });
+      return 0;
+    } finally {
+      await deps.close();
     }
   }
 

@@ -63,11 +63,18 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bootstrap: boolean;
   publicUrl: string | null;
+  /** `ces mcp` (stdio): the application it acts as, and optionally the one workspace it is scoped to. */
+  mcp: { clientId?: string; clientSecret?: string; organizationId?: string; workspace?: string };
   /**
    * CES_ROLE (or `ces serve --role`): `all` serves the API and runs the Context Store worker; `api` only the
    * API; `worker` only the worker (with /healthz on the port), so each can be scaled on its own.
    */
   role: 'all' | 'api' | 'worker';
+  /**
+   * CES_METRICS: serve GET /metrics (Prometheus text format); CES_METRICS_TOKEN: the bearer token it then
+   * needs (null: the route is public, for a scraper on a private network).
+   */
+  metrics: { enabled: boolean; token: string | null };
   /** The Context Store worker of this process. */
   sync: {
     enabled: boolean;
@@ -220,6 +227,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const logLevel = (env.CES_LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`CES_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const metricsEnabled = bool('CES_METRICS', false);
+  const metricsToken = env.CES_METRICS_TOKEN || null;
+  if (metricsToken !== null && !metricsEnabled) problems.push('CES_METRICS_TOKEN needs CES_METRICS=true');
+  else if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
+    problems.push('CES_METRICS_TOKEN must be at least 16 printable characters without spaces');
+
   const publicUrl = env.CES_PUBLIC_URL ? env.CES_PUBLIC_URL.replace(/\/+$/, '') : null;
   if (publicUrl !== null && !/^https?:\/\//.test(publicUrl))
     problems.push('CES_PUBLIC_URL must be an http(s) URL');
@@ -256,7 +269,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     logLevel,
     bootstrap: bool('CES_BOOTSTRAP', true),
+    metrics: { enabled: metricsEnabled, token: metricsToken },
     publicUrl,
+    mcp: {
+      ...(env.CES_MCP_CLIENT_ID ? { clientId: env.CES_MCP_CLIENT_ID } : {}),
+      ...(env.CES_MCP_CLIENT_SECRET ? { clientSecret: env.CES_MCP_CLIENT_SECRET } : {}),
+      ...(env.CES_MCP_ORGANIZATION_ID ? { organizationId: env.CES_MCP_ORGANIZATION_ID } : {}),
+      ...(env.CES_MCP_WORKSPACE ? { workspace: env.CES_MCP_WORKSPACE } : {}),
+    },
     sync: {
       enabled: bool('CES_SYNC_ENABLED', true),
       concurrency: int('CES_SYNC_CONCURRENCY', 4, 1, 64),

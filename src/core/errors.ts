@@ -58,6 +58,7 @@ export const ERROR_CODES = [
   'EGRESS_DENIED',
   // ours
   'METHOD_NOT_ALLOWED',
+  'NOT_ACCEPTABLE',
   'ROUTE_NOT_FOUND',
   'INTERNAL_ERROR',
 ] as const;

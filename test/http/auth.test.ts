@@ -32,6 +32,7 @@ const EXPECTED_AUTHENTICATED = [
   'DELETE /api/v1/integrations/templates/sources/:id',
   'PUT /api/v1/oauth/credentials',
   'POST /api/v1/integrations/connectors/oauth/initiate',
+  'POST /mcp',
   'DELETE /api/v1/oauth/credentials/connector_type/:connector_type',
   'GET /api/v1/integrations/connectors/:id/inspect',
   'GET /api/v1/workspaces',
@@ -39,6 +40,9 @@ const EXPECTED_AUTHENTICATED = [
   'GET /api/v1/workspaces/:workspace_id',
   'PUT /api/v1/workspaces/:workspace_id',
   'DELETE /api/v1/workspaces/:workspace_id',
+  'GET /api/v1/skills',
+  'GET /api/v1/skills/search',
+  'GET /api/v1/skills/docs',
 ].sort();
 
 /** The connect page's API: a widget token and no other (test/http/connect-api.test.ts). */
@@ -61,6 +65,8 @@ const EXPECTED_PUBLIC = [
   'POST /api/v1/account/applications/token',
   // The consent flow's callback: the signed, single-use state is its credential (test/http/oauth-consent.test.ts).
   'GET /api/v1/integrations/connectors/oauth/callback',
+  // A signed, expiring download link is its own credential (test/e2e/mcp.test.ts, test/http/download-link.test.ts).
+  'GET /api/v1/downloads',
   'GET /docs',
   'GET /docs/static/*',
   'GET /docs/json',

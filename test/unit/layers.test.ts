@@ -23,6 +23,8 @@ describe('layers', () => {
       ['src/context-store/status.ts', 'src/store/port.ts'],
       ['src/security/vault.ts', 'src/store/port.ts'],
       ['src/core/connectors/execute.ts', 'src/http/presenters.ts'],
+      ['src/core/connectors/execute.ts', 'src/mcp/tools.ts'],
+      ['src/mcp/tools.ts', 'src/http/auth.ts'],
     ];
     for (const edge of wrong) assert.equal(violations([edge]).length, 1, edge.join(' -> '));
     const right: Array<[string, string]> = [
@@ -31,6 +33,8 @@ describe('layers', () => {
       ['src/core/sync/worker.ts', 'src/context-store/layout.ts'],
       ['src/security/tokens.ts', 'src/core/errors.ts'],
       ['src/http/routes/connectors/execute.ts', 'src/core/connectors/execute.ts'],
+      ['src/http/routes/mcp.ts', 'src/mcp/server.ts'],
+      ['src/mcp/tools.ts', 'src/core/connectors/execute.ts'],
     ];
     assert.deepEqual(violations(right), []);
   });

@@ -10,8 +10,8 @@ import type { ConnectorDefinition, CredentialOption } from '../../connectors/sch
 import type { WidgetClaims } from '../../security/tokens.ts';
 import { checkNewConnector } from '../connectors/check.ts';
 import { type ConnectorView, viewOf } from '../connectors/context-store.ts';
-import { createConnector } from '../connectors/create.ts';
-import { loadConnector } from '../connectors/lookup.ts';
+import { createConnector, resolveWorkspace } from '../connectors/create.ts';
+import { loadConnector, resolveDefinition } from '../connectors/lookup.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow, requireApplicationToken } from '../context.ts';
 import { DomainError } from '../errors.ts';
@@ -254,4 +254,50 @@ export async function widgetConnector(
   id: string,
 ): Promise<ConnectorView> {
   return viewOf(deps, await loadConnector(deps, ctx, id));
+}
+
+/**
+ * A connect-page link for a user who is not embedded in an application page (an agent hands it to its user):
+ * a widget token for the caller's workspace (a scoped caller's own, or the one named), its allowed origin ces's
+ * own, so the page opens on its own and only shows the outcome. Says whether the type is enabled (a template
+ * exists) and which credential fields the page will ask for.
+ */
+export async function connectLink(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  input: { connector_type: string; workspace_name?: string | undefined },
+  publicBase: string,
+) {
+  const def = resolveDefinition(deps, { connector_type: input.connector_type });
+  const workspace = await resolveWorkspace(
+    deps,
+    ctx,
+    input.workspace_name ?? (ctx.workspaceId ? undefined : 'default'),
+  );
+  const enabled =
+    (await deps.store.sourceTemplates.list(ctx.organizationId, { definitionId: def.id })).length > 0;
+  const consent = (await deps.store.oauthApps.get(ctx.organizationId, def.id)) !== undefined;
+  const { token, expiresIn } = await deps.tokens.issueWidget({
+    applicationId: ctx.applicationId,
+    organizationId: ctx.organizationId,
+    workspaceId: workspace.id,
+    allowedOrigin: new URL(publicBase).origin,
+    tags: [],
+    tagsMode: 'any',
+  });
+  return {
+    connector_type: def.slug,
+    workspace_name: workspace.name,
+    enabled,
+    connect_url: enabled ? `${publicBase}/connect#token=${token}` : null,
+    expires_in: expiresIn,
+    credential_options: def.credential_options
+      .filter((o) => o.refresh === undefined || (consent && o.authorization !== undefined))
+      .map((o) => ({
+        title: o.title,
+        kind: o.authorization !== undefined && consent ? 'oauth' : 'form',
+        fields: o.authorization !== undefined && consent ? [] : Object.keys(o.fields),
+        required: o.authorization !== undefined && consent ? [] : o.required,
+      })),
+  };
 }

@@ -8,6 +8,7 @@ import * as connectPage from './connect/page.ts';
 import * as checkConnector from './connectors/check.ts';
 import * as createConnector from './connectors/create.ts';
 import * as deleteConnector from './connectors/delete.ts';
+import * as downloadLink from './connectors/download-link.ts';
 import * as execute from './connectors/execute.ts';
 import * as getConnector from './connectors/get.ts';
 import * as inspectConnector from './connectors/inspect.ts';
@@ -15,9 +16,13 @@ import * as listConnectors from './connectors/list.ts';
 import * as updateConnector from './connectors/update.ts';
 import * as getDefinition from './definitions/get.ts';
 import * as listDefinitions from './definitions/list.ts';
+import * as mcp from './mcp.ts';
 import * as oauthConsent from './oauth/consent.ts';
 import * as oauthCredentials from './oauth/credentials.ts';
 import * as health from './ops/health.ts';
+import * as skillDocs from './skills/docs.ts';
+import * as listSkills from './skills/list.ts';
+import * as searchSkills from './skills/search.ts';
 import * as sourceTemplates from './templates/sources.ts';
 import * as deleteWorkspace from './workspaces/delete.ts';
 import * as getWorkspace from './workspaces/get.ts';
@@ -41,6 +46,8 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   updateConnector,
   deleteConnector,
   execute,
+  downloadLink,
+  mcp,
   sourceTemplates,
   oauthCredentials,
   oauthConsent,
@@ -51,6 +58,9 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   getWorkspace,
   updateWorkspace,
   deleteWorkspace,
+  listSkills,
+  searchSkills,
+  skillDocs,
 ];
 
 export function registerRoutes(app: App, deps: AppDeps): void {

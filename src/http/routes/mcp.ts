@@ -1,0 +1,65 @@
+// The MCP server over Streamable HTTP at /mcp (stateless: each POST carries its own JSON-RPC messages and gets
+// its answer as JSON). Authenticated like every API route: an application token, or a scoped token that sees
+// only its workspace. Protocol-level problems inside a valid request are JSON-RPC errors, as MCP requires.
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Type } from 'typebox';
+import type { App, AppDeps } from '../../app.ts';
+import { DomainError } from '../../core/errors.ts';
+import { createMcpServer } from '../../mcp/server.ts';
+import { ctxOf } from '../auth.ts';
+import { withErrors } from '../schemas.ts';
+import { publicBase } from './oauth/consent.ts';
+
+/** A JSON-RPC 2.0 message (request, notification or response), members bounded. */
+const Message = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Integer(), Type.Null()])),
+    method: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export function register(app: App, deps: AppDeps) {
+  app.post(
+    '/mcp',
+    {
+      schema: {
+        tags: ['MCP'],
+        summary:
+          'MCP server (Streamable HTTP, stateless): tools to list, describe, execute, search connectors',
+        body: Type.Union([Message, Type.Array(Message, { minItems: 1, maxItems: 50 })]),
+        response: withErrors({ 200: Type.Unknown() }),
+      },
+    },
+    async (request, reply) => {
+      const accept = String(request.headers.accept ?? '');
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        throw new DomainError(
+          'NOT_ACCEPTABLE',
+          'An MCP client sends Accept: application/json, text/event-stream (Streamable HTTP).',
+        );
+      }
+      const server = createMcpServer({
+        deps,
+        ctx: ctxOf(request),
+        publicBase: publicBase(deps, request),
+        onInternalError: (err) => request.log.error({ err }, 'mcp tool failed'),
+      });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      reply.hijack();
+      reply.raw.once('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  );
+}
