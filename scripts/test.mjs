@@ -7,6 +7,8 @@
 //     run. A file that tests the SQLite adapter's own machinery says `ces-test: sqlite-only`; one that makes its
 //     own databases says `ces-test: own-database`.
 // Extra args filter by path substring (both passes). CES_TEST_STORES=sqlite runs the first pass only.
+// The TypeScript SDK's tests (packages/sdk/test) run with the others, after the SDK is built (its README
+// examples run against the built package): `npm test -- sdk` runs them alone.
 // Node 20 does not expand globs for --test, and `node --test test/` would skip .ts files, so lists are built here.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,7 +23,7 @@ function collect(dir) {
   });
 }
 
-const sources = collect('test');
+const sources = [...collect('test'), ...collect('packages/sdk/test')];
 const filters = process.argv.slice(2);
 const files = sources
   .filter((f) => f.endsWith('.test.ts'))
@@ -30,6 +32,14 @@ const files = sources
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+
+if (files.some((f) => f.startsWith('packages/sdk/'))) {
+  const built = spawnSync(process.execPath, ['packages/sdk/scripts/build.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) {
+    console.error('building packages/sdk failed');
+    process.exit(1);
+  }
 }
 
 function run(list, env) {

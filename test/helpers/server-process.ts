@@ -31,7 +31,13 @@ export async function startServer(env: Record<string, string>, args: string[] = 
     err += String(d);
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 30_000);
+    // A loaded machine (CI beside other work) has taken over 30 s to start a server on PostgreSQL.
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      // Never left behind: a running child would keep the test file alive until the runner's timeout.
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}\n${err}`));
+    }, 60_000);
     const poll = setInterval(() => {
       const match = /"url":"(http:\/\/[^"]+)".*"msg":"ces listening"/.exec(out);
       if (match?.[1]) {
