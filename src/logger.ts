@@ -30,9 +30,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   );
 }
 
-/** Query parameters that carry a secret: an OAuth code or state, a token someone put in a URL. */
+/** Query parameters that carry a secret: an OAuth code or state, a download link, a token someone put in a URL. */
 const SECRET_QUERY =
-  /([?&](?:code|state|token|access_token|refresh_token|id_token|client_secret|api_key|key|password)=)[^&#]*/gi;
+  /([?&](?:code|state|link|token|access_token|refresh_token|id_token|client_secret|api_key|key|password)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');

@@ -45,6 +45,9 @@ describe('download links', () => {
     assert.equal(res.status, 200, res.body);
     assert.ok(res.raw.length > 0);
     assert.equal(res.headers['cache-control'], 'no-store');
+    // The link is a credential: the request log keeps its route, not its value.
+    assert.ok(h.logs().includes('/api/v1/downloads?link=[redacted]'));
+    assert.ok(!h.logs().includes(path.slice(path.indexOf('=') + 1)), 'the link reached the logs');
     assert.ok(fake.requests.some((r) => r.path.includes('/tarball') || r.path.includes('/zipball')));
     offsetMs = 6 * 60_000;
     try {
