@@ -1,5 +1,6 @@
 // Issue-2 figures, all measured in one run so the ratios compare like with like:
-//   1. start-up to ready on an empty data dir (ces vs a bare node:http server process)
+//   1. start-up to ready on an empty data dir: `bin/ces.js serve` as `npm start` runs it (the build in dist/; run
+//      `npm run build` first after changing the sources), vs a bare node:http server process
 //   2. token endpoint requests/s (vs /healthz of the same server)
 //   3. execute `issues list` through ces against the GitHub fake vs a bare passthrough proxy to the same fake,
 //      under load and with one connection (where the p50 difference is the latency ces adds)
@@ -30,7 +31,7 @@ async function startupFigure() {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const runs: number[] = [];
   const baseline: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 7; i++) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-start-'));
     const t0 = process.hrtime.bigint();
     const server = await launch(['bin/ces.js', 'serve'], { CES_DATA_DIR: dataDir, CES_PORT: '0' });
@@ -49,7 +50,9 @@ async function startupFigure() {
   return {
     ces_ms: Math.round(median(runs)),
     bare_node_ms: Math.round(median(baseline)),
+    ratio_to_bare_node: +(median(runs) / median(baseline)).toFixed(2),
     runs_ms: runs.map(Math.round),
+    bare_runs_ms: baseline.map(Math.round),
   };
 }
 

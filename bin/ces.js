@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx's loader, so `ces` works straight from a checkout or an install.
-import { register } from 'tsx/esm/api';
+// Runs ces: the JavaScript compiled into dist/ (by `npm ci` through `prepare`, or `npm run build`), with source
+// maps on so stack traces name src/ lines. A checkout that was never built (no dist/main.js) runs the TypeScript
+// sources through tsx instead, as `npm run ces` and `npm run dev` always do.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/main.ts');
+const compiled = new URL('../dist/main.js', import.meta.url);
+if (existsSync(compiled)) {
+  process.setSourceMapsEnabled(true);
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/main.ts');
+}

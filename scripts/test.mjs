@@ -7,6 +7,7 @@
 //     run. A file that tests the SQLite adapter's own machinery says `ces-test: sqlite-only`; one that makes its
 //     own databases says `ces-test: own-database`.
 // Extra args filter by path substring (both passes). CES_TEST_STORES=sqlite runs the first pass only.
+// ces itself is built first (scripts/build.mjs): server processes the tests start run the build, as `npm start` does.
 // The TypeScript SDK's tests (packages/sdk/test) run with the others, after the SDK is built (its README
 // examples run against the built package): `npm test -- sdk` runs them alone.
 // Node 20 does not expand globs for --test, and `node --test test/` would skip .ts files, so lists are built here.
@@ -32,6 +33,16 @@ const files = sources
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+
+// The tests that start a server process start it as the README does (bin/ces.js), which runs the build in dist/:
+// build it from the sources under test first.
+{
+  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) {
+    console.error('building ces (scripts/build.mjs) failed');
+    process.exit(1);
+  }
 }
 
 if (files.some((f) => f.startsWith('packages/sdk/'))) {

@@ -6,6 +6,7 @@ import type { CoreDeps } from './core/context.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
+import { LazySchemas } from './http/lazy-schemas.ts';
 import { installHttpMetrics, registerMetricsRoute } from './http/metrics.ts';
 import {
   clientErrorHandler,
@@ -60,7 +61,9 @@ export async function buildApp(
   deps: AppDeps,
   observe: { onRoute?: (route: RouteOptions) => void } = {},
 ): Promise<App> {
+  const schemas = new LazySchemas();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: schemas.serializers() } },
     loggerInstance: requestLogger(deps.logger),
     bodyLimit: deps.bodyLimitBytes,
     genReqId: newRequestId,
@@ -82,7 +85,12 @@ export async function buildApp(
   });
   if (observe.onRoute) app.addHook('onRoute', observe.onRoute);
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(schemas.validators(validatorCompiler));
+  app.decorate('lazySchemas', schemas);
+  app.addHook('onListen', async () =>
+    schemas.warm((err) => deps.logger.error({ err }, 'a route schema does not compile'), 250),
+  );
+  app.addHook('onClose', async () => schemas.stop());
   // The API speaks JSON only; without this a text/plain body would reach validation as a string.
   app.removeContentTypeParser(['text/plain']);
   installJsonBodyParser(app as unknown as FastifyInstance);

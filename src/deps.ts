@@ -7,7 +7,7 @@ import { definitionLayouts } from './context-store/layout.ts';
 import { loadServerSecrets } from './core/admin/server-secrets.ts';
 import { SyncWorker } from './core/sync/worker.ts';
 import { TokenAttemptLimiter } from './core/tokens/attempt-limiter.ts';
-import { Metrics } from './metrics/index.ts';
+import type { Metrics } from './metrics/index.ts';
 import { type Keyring, loadKeyring } from './security/keyring.ts';
 import { TokenService } from './security/tokens.ts';
 import { Vault } from './security/vault.ts';
@@ -57,8 +57,9 @@ export async function buildDeps(
     });
     const registry = options.registry ?? DefinitionRegistry.default();
     // One registry per process (per deps in tests); its Context Store gauges read the store at scrape time.
-    const metrics = config.metrics.enabled
-      ? new Metrics({
+    // Loaded only when wanted: prom-client is a noticeable part of start-up.
+    const metrics: Metrics | null = config.metrics.enabled
+      ? new (await import('./metrics/index.ts')).Metrics({
           stats: (at) => store.contextStore.stats(at),
           now,
           onError: (err) => logger.warn({ err }, 'metrics: reading the context store stats failed'),

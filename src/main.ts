@@ -48,7 +48,9 @@ async function serve(config: Config): Promise<void> {
     {
       url: `http://${config.host}:${port}`,
       role: config.role,
+      // From serve() to listening, and from the process's start (performance's time origin), loading included.
       startup_ms: Math.round(performance.now() - started),
+      since_process_start_ms: Math.round(performance.now()),
     },
     'ces listening',
   );

@@ -11,7 +11,6 @@ import { createOrganization } from '../core/admin/organizations.ts';
 import { rotateKeys } from '../core/admin/rotate-keys.ts';
 import { buildDeps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
-import { serveStdio } from '../mcp/stdio.ts';
 import { loadKeyring, masterKey, writeKeyFile } from '../security/keyring.ts';
 import { openStore } from '../store/open.ts';
 
@@ -91,6 +90,7 @@ export async function runCli(config: Config, argv: string[]): Promise<number> {
     const quiet = createLogger(config.logLevel, pino.destination(2));
     const deps = await buildDeps(config, quiet);
     try {
+      const { serveStdio } = await import('../mcp/stdio.ts');
       await serveStdio(deps, {
         ...config.mcp,
         publicBase: config.publicUrl ?? `http://${config.host}:${config.port}`,

@@ -24,7 +24,12 @@ import {
 import { describeSchemaErrors, type SchemaError } from './schema-errors.ts';
 import { placeholders } from './template.ts';
 
-const validator = Compile(ConnectorDefinitionSchema);
+// Compiled at the first parse: a process that loads every definition from the build's cache never needs it.
+let compiled: ReturnType<typeof Compile<typeof ConnectorDefinitionSchema>> | undefined;
+function validator() {
+  compiled ??= Compile(ConnectorDefinitionSchema);
+  return compiled;
+}
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** Param names may also hold inner hyphens, as some providers' query names do (Gong's `manager-id`). */
 const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$/;
@@ -40,7 +45,7 @@ export function parseDefinition(text: string, fileName: string): ConnectorDefini
   } catch (err) {
     throw new Error(`${fileName}: YAML syntax error: ${(err as Error).message}`);
   }
-  if (!validator.Check(doc)) {
+  if (!validator().Check(doc)) {
     const lines = describeSchemaErrors(allErrors(doc), ConnectorDefinitionSchema, doc);
     if (lines.length === 0) lines.push('/: does not match the definition schema');
     throw new Error(lines.map((l) => `${fileName}: ${l}`).join('\n'));
@@ -60,7 +65,7 @@ function allErrors(doc: unknown): Iterable<SchemaError> {
   const previous = Settings.Get().maxErrors;
   Settings.Set({ maxErrors: 500 });
   try {
-    return [...validator.Errors(doc)] as SchemaError[];
+    return [...validator().Errors(doc)] as SchemaError[];
   } finally {
     Settings.Set({ maxErrors: previous });
   }
@@ -507,7 +512,7 @@ function compiles(pattern: string): boolean {
 }
 
 /** Definitions are shared by every request; freezing them makes accidental mutation by the runtime loud. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const v of Object.values(value)) deepFreeze(v);
     Object.freeze(value);

@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDefinition } from './load.ts';
+import { packageFile } from '../source-path.ts';
+import { definitionKey, readDefinitionCache } from './definition-cache.ts';
+import { deepFreeze, parseDefinition } from './load.ts';
 import type { ConnectorDefinition } from './schema.ts';
 
-const DEFAULT_DIR = fileURLToPath(new URL('./definitions/', import.meta.url));
+const DEFAULT_DIR = fileURLToPath(packageFile('src/connectors/definitions/'));
 
 /** The connector types this process serves, loaded once at start-up from YAML files. Immutable. */
 export class DefinitionRegistry {
@@ -28,15 +30,20 @@ export class DefinitionRegistry {
     }
   }
 
-  /** Reads every `*.yaml` in `dir`; any bad file fails the whole load, naming the file and the path inside it. */
-  static loadFromDir(dir: string): DefinitionRegistry {
+  /**
+   * Reads every `*.yaml` in `dir`; any bad file fails the whole load, naming the file and the path inside it. A
+   * file whose exact text the build checked comes from `cache` (definition-cache.ts) instead of being parsed.
+   */
+  static loadFromDir(dir: string, cache = readDefinitionCache()): DefinitionRegistry {
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.yaml'))
       .sort();
     const defs: ConnectorDefinition[] = [];
     const origin = new Map<string, string>();
     for (const file of files) {
-      const def = parseDefinition(readFileSync(join(dir, file), 'utf8'), file);
+      const text = readFileSync(join(dir, file), 'utf8');
+      const cached = cache.get(definitionKey(text));
+      const def = cached ? deepFreeze(cached) : parseDefinition(text, file);
       for (const key of [
         `id ${def.id.toLowerCase()}`,
         `slug ${def.slug}`,
@@ -50,6 +57,9 @@ export class DefinitionRegistry {
     }
     return new DefinitionRegistry(defs);
   }
+
+  /** The directory of the definitions shipped with ces. */
+  static readonly DEFAULT_DIR = DEFAULT_DIR;
 
   /** The definitions shipped with ces (`src/connectors/definitions`). */
   static default(): DefinitionRegistry {

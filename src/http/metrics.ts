@@ -5,7 +5,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type Metrics, UNMATCHED_ROUTE } from '../metrics/index.ts';
+import type { Metrics } from '../metrics/index.ts';
+import { UNMATCHED_ROUTE } from '../metrics/labels.ts';
 import { sendError } from './errors.ts';
 
 /**

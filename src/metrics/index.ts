@@ -17,8 +17,7 @@ import { runtimeMetrics } from './runtime.ts';
 /** From a cached read (5 ms) to a slow execute (30 s: one upstream attempt's default timeout). */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** The `route` of a request no route matched (a 404): never its path. */
-export const UNMATCHED_ROUTE = 'unmatched';
+export { UNMATCHED_ROUTE } from './labels.ts';
 
 interface HttpChild {
   count: { inc(): void };

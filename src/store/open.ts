@@ -4,17 +4,19 @@
  */
 import type { Config } from '../config/index.ts';
 import type { Store } from './port.ts';
-import { openPostgresStore } from './postgres/index.ts';
-import { openSqliteStore } from './sqlite/index.ts';
 
-export function openStore(
+export async function openStore(
   config: Pick<Config, 'databaseFile' | 'database' | 'search'>,
   options: { migrate?: boolean } = {},
 ): Promise<{ store: Store; applied: string[] }> {
   const migrate = options.migrate ?? true;
   if (config.database) {
     const { url, schema, poolSize } = config.database;
+    // Each adapter is loaded only when chosen: a start-up on SQLite never loads pg, nor one on PostgreSQL
+    // better-sqlite3.
+    const { openPostgresStore } = await import('./postgres/index.ts');
     return openPostgresStore({ url, schema, max: poolSize, migrate, search: config.search });
   }
+  const { openSqliteStore } = await import('./sqlite/index.ts');
   return openSqliteStore({ file: config.databaseFile, migrate, search: config.search });
 }

@@ -497,5 +497,42 @@ export function contextStoreContract(name: string, open: () => Promise<OpenedSto
         assert.deepEqual(await search(org, c.id), [issue('a', 'open', 1)]);
       });
     });
+
+    describe('index layouts', () => {
+      it('a layout seen again unchanged keeps its records; a changed one is rebuilt and its syncs start over', async () => {
+        const { org, c } = await setup();
+        const job = await claimFor(c.id, 'issues');
+        assert.ok(job);
+        assert.equal(await commit(job, [issue('a', 'open', 1)], 1), true);
+        await cs().release(job, { run_after: T4, attempts: 0 }, T0);
+
+        // A restart with the same definitions: nothing rebuilt, the index as it was.
+        assert.deepEqual(await cs().ensureLayouts(layouts, T1), { rebuilt: [] });
+        assert.deepEqual(
+          (await search(org, c.id)).map((r) => r.id),
+          ['a'],
+        );
+
+        // The definition now indexes one more field of issues: that table is made anew, labels' kept.
+        const changed = definitionLayouts(
+          parseDefinition(
+            YAML.replace(
+              '- { name: number, type: integer }',
+              '- { name: number, type: integer }\n        - { name: title, type: string }',
+            ),
+            'contracty.yaml',
+          ),
+        );
+        const newIssues = changed.find((l) => l.entity === 'issues') as EntityLayout;
+        assert.notEqual(newIssues.hash, issues.hash);
+        assert.deepEqual(await cs().ensureLayouts(changed, T2), { rebuilt: [newIssues.table] });
+        const states = new Map((await cs().states(org, c.id)).map((st) => [st.entity, st]));
+        assert.equal(states.get('issues')?.status, 'Initializing');
+        assert.equal(states.get('issues')?.run_after, T2);
+        assert.equal(states.get('labels')?.run_after, T0);
+        assert.deepEqual(await cs().search(org, c.id, newIssues, { limit: 10, offset: 0 }), []);
+        assert.deepEqual(await cs().ensureLayouts(changed, T3), { rebuilt: [] });
+      });
+    });
   });
 }

@@ -8,10 +8,11 @@
  * a private API host with CES_EGRESS_ALLOW names its storage host too; the allowance never carries over).
  */
 import { Readable } from 'node:stream';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { DomainError } from '../../core/errors.ts';
 import type { ConnectorDefinition } from '../schema.ts';
-import { checkLiteralHost, type EgressPolicy, guardedConnector, PUBLIC_ONLY } from './egress.ts';
+import { UpstreamAgents } from './agents.ts';
+import { checkLiteralHost, type EgressPolicy, PUBLIC_ONLY } from './egress.ts';
 import { flatten, transportError, type UpstreamResponse } from './http.ts';
 import { classifyResponse, upstreamError } from './upstream-errors.ts';
 
@@ -53,8 +54,7 @@ const PASSED_HEADERS = [
 ];
 
 export class Downloader {
-  private readonly guardedAgent: Agent;
-  private readonly trustedAgent: Agent;
+  private readonly agents: UpstreamAgents;
 
   constructor(
     private readonly opts: { timeoutMs: number },
@@ -62,11 +62,7 @@ export class Downloader {
   ) {
     // bodyTimeout is undici's idle timeout between body chunks, not a deadline for the whole body.
     const common = { keepAliveTimeout: 10_000, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
-    this.guardedAgent = new Agent({
-      ...common,
-      connect: guardedConnector(egress, opts.timeoutMs),
-    });
-    this.trustedAgent = new Agent({ ...common, connect: { timeout: opts.timeoutMs } });
+    this.agents = new UpstreamAgents(common, opts.timeoutMs, egress);
   }
 
   async fetch(req: DownloadRequest): Promise<DownloadResult> {
@@ -82,11 +78,8 @@ export class Downloader {
       let res: Dispatcher.ResponseData;
       try {
         if (!trusted) checkLiteralHost(url, this.egress);
-        res = await request(url, {
-          method: 'GET',
-          headers,
-          dispatcher: trusted ? this.trustedAgent : this.guardedAgent,
-        });
+        const { request, dispatcher } = await this.agents.dispatcher(trusted);
+        res = await request(url, { method: 'GET', headers, dispatcher });
       } catch (err) {
         throw this.failed(err, provider, url, 'connect');
       }
@@ -108,7 +101,7 @@ export class Downloader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.guardedAgent.close(), this.trustedAgent.close()]);
+    await this.agents.close();
   }
 
   /** Same classification as JSON calls; undici's own timeouts are the idle timeouts here (no overall deadline). */

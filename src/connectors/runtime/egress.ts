@@ -20,7 +20,7 @@
  */
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import type { EgressAllowEntry } from '../../config/index.ts';
 
 export type AddressClass =
@@ -275,12 +275,14 @@ export function guardedLookup(
  * `guardedLookup`, so the addresses checked are the ones connected to.
  */
 export function guardedConnector(
+  /** undici's, passed in: undici is loaded at the first upstream call (agents.ts). */
+  build: typeof buildConnector,
   policy: EgressPolicy,
   timeoutMs: number,
   resolve: Resolver = systemResolver,
 ): buildConnector.connector {
-  const open = buildConnector({ timeout: timeoutMs });
-  const guarded = buildConnector({ timeout: timeoutMs, lookup: guardedLookup(resolve, policy) });
+  const open = build({ timeout: timeoutMs });
+  const guarded = build({ timeout: timeoutMs, lookup: guardedLookup(resolve, policy) });
   return (opts, callback) => {
     if (policy.allowsHost(opts.protocol, opts.hostname, opts.port ?? '')) return open(opts, callback);
     const refused = isIP(opts.hostname) ? policy.refusal(opts.hostname) : null;

@@ -7,16 +7,11 @@
  * Retries belong one level up (`resilience.ts` wraps `send`): `UpstreamRequest.idempotent` says which requests
  * may be repeated, and every failure here is an `UpstreamTransportError` that says whether repeating could help.
  */
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { DomainError } from '../../core/errors.ts';
+import { UpstreamAgents } from './agents.ts';
 import type { BufferBudget, Reservation } from './buffer-budget.ts';
-import {
-  checkLiteralHost,
-  EgressDeniedError,
-  type EgressPolicy,
-  guardedConnector,
-  PUBLIC_ONLY,
-} from './egress.ts';
+import { checkLiteralHost, EgressDeniedError, type EgressPolicy, PUBLIC_ONLY } from './egress.ts';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -92,8 +87,7 @@ const RETRYABLE_NETWORK_CODES = new Set([
 const MAX_REDIRECTS = 3;
 
 export class UpstreamHttp {
-  private readonly guardedAgent: Agent;
-  private readonly trustedAgent: Agent;
+  private readonly agents: UpstreamAgents;
 
   constructor(
     private readonly opts: HttpOptions,
@@ -104,11 +98,7 @@ export class UpstreamHttp {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     };
-    this.guardedAgent = new Agent({
-      ...common,
-      connect: guardedConnector(egress, opts.timeoutMs),
-    });
-    this.trustedAgent = new Agent({ ...common, connect: { timeout: opts.timeoutMs } });
+    this.agents = new UpstreamAgents(common, opts.timeoutMs, egress);
   }
 
   /** `provider` is the display name used in messages ("GitHub did not answer within 10000 ms"). */
@@ -126,12 +116,13 @@ export class UpstreamHttp {
       let url = req.url;
       for (let hop = 0; ; hop++) {
         this.checkEgress(url, req.guarded, provider);
+        const { request, dispatcher } = await this.agents.dispatcher(!req.guarded);
         const res = await request(url, {
           method: req.method,
           headers: req.headers,
           body: req.body,
           signal: controller.signal,
-          dispatcher: req.guarded ? this.guardedAgent : this.trustedAgent,
+          dispatcher,
         });
         const next = redirectTarget(req, url, res, hop);
         if (next) {
@@ -158,7 +149,7 @@ export class UpstreamHttp {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.guardedAgent.close(), this.trustedAgent.close()]);
+    await this.agents.close();
   }
 
   /**

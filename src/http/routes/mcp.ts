@@ -1,11 +1,9 @@
 // The MCP server over Streamable HTTP at /mcp (stateless: each POST carries its own JSON-RPC messages and gets
 // its answer as JSON). Authenticated like every API route: an application token, or a scoped token that sees
 // only its workspace. Protocol-level problems inside a valid request are JSON-RPC errors, as MCP requires.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../../app.ts';
 import { DomainError } from '../../core/errors.ts';
-import { createMcpServer } from '../../mcp/server.ts';
 import { ctxOf } from '../auth.ts';
 import { withErrors } from '../schemas.ts';
 import { publicBase } from './oauth/consent.ts';
@@ -22,6 +20,23 @@ const Message = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The MCP SDK and ces's tools, loaded at the first request: about a tenth of the code start-up would load. */
+let mcpModules:
+  | Promise<
+      [
+        typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        typeof import('../../mcp/server.ts'),
+      ]
+    >
+  | undefined;
+function loadMcp() {
+  mcpModules ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('../../mcp/server.ts'),
+  ]);
+  return mcpModules;
+}
 
 export function register(app: App, deps: AppDeps) {
   app.post(
@@ -43,6 +58,7 @@ export function register(app: App, deps: AppDeps) {
           'An MCP client sends Accept: application/json, text/event-stream (Streamable HTTP).',
         );
       }
+      const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
       const server = createMcpServer({
         deps,
         ctx: ctxOf(request),

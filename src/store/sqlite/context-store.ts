@@ -37,6 +37,8 @@ const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count 
 
 export class SqliteContextStore implements ContextStoreRepo {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  /** Definitions not used yet, whose index tables are made at first use (see ensureLayouts). */
+  private readonly deferred = new Map<string, EntityLayout[]>();
 
   constructor(
     private readonly raw: BetterSqlite3.Database,
@@ -78,14 +80,36 @@ export class SqliteContextStore implements ContextStoreRepo {
     return s;
   }
 
+  /**
+   * Index tables are made when a definition is first used, not at start-up: the shipped definitions hold some
+   * 1,700 tables, indexes and triggers, which took most of an empty data dir's start-up to create. A definition
+   * that has a table already (a `cs_layouts` row) is in use: its layouts are checked here (a changed layout is
+   * rebuilt, its syncs reset) and any new entity's table made. The others wait in `deferred` until a connector
+   * of theirs is initialised, searched, written or dropped (`tablesFor`). Every statement is idempotent (`IF NOT
+   * EXISTS`, upsert), so another process on the file having made them first is fine.
+   */
   async ensureLayouts(layouts: EntityLayout[], now: string) {
     const rebuilt: string[] = [];
     await this.atomically(() => {
+      const known = new Map(
+        (
+          this.stmt('SELECT table_name, layout_hash FROM cs_layouts').all() as Array<{
+            table_name: string;
+            layout_hash: string;
+          }>
+        ).map((r) => [r.table_name, r.layout_hash]),
+      );
+      const inUse = new Set(layouts.filter((l) => known.has(l.table)).map((l) => l.definitionId));
       for (const layout of layouts) {
-        const row = this.stmt('SELECT layout_hash FROM cs_layouts WHERE table_name = ?').get(layout.table) as
-          | { layout_hash: string }
-          | undefined;
-        if (row && row.layout_hash !== layout.hash) {
+        if (!inUse.has(layout.definitionId)) {
+          const list = this.deferred.get(layout.definitionId) ?? [];
+          list.push(layout);
+          this.deferred.set(layout.definitionId, list);
+          continue;
+        }
+        const hash = known.get(layout.table);
+        if (hash === layout.hash) continue;
+        if (hash !== undefined) {
           for (const ddl of dropIndexTableDdl(layout)) this.raw.exec(ddl);
           this.stmt(
             `UPDATE cs_syncs SET ${RESET_SYNC}
@@ -93,11 +117,7 @@ export class SqliteContextStore implements ContextStoreRepo {
           ).run({ now, entity: layout.entity, definition: layout.definitionId });
           rebuilt.push(layout.table);
         }
-        for (const ddl of indexTableDdl(layout)) this.raw.exec(ddl);
-        this.stmt(
-          `INSERT INTO cs_layouts (table_name, definition_id, entity, layout_hash, created_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (table_name) DO UPDATE SET layout_hash = excluded.layout_hash, created_at = excluded.created_at`,
-        ).run(layout.table, layout.definitionId, layout.entity, layout.hash, now);
+        this.createTables(layout, now);
       }
     });
     // Rebuilt tables invalidate prepared statements over them.
@@ -107,7 +127,32 @@ export class SqliteContextStore implements ContextStoreRepo {
     return { rebuilt };
   }
 
+  private createTables(layout: EntityLayout, now: string) {
+    for (const ddl of indexTableDdl(layout)) this.raw.exec(ddl);
+    this.stmt(
+      `INSERT INTO cs_layouts (table_name, definition_id, entity, layout_hash, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (table_name) DO UPDATE SET layout_hash = excluded.layout_hash, created_at = excluded.created_at`,
+    ).run(layout.table, layout.definitionId, layout.entity, layout.hash, now);
+  }
+
+  /** Makes the index tables of a definition whose tables were deferred at start-up (see ensureLayouts). */
+  private async tablesFor(definitionId: string): Promise<void> {
+    const layouts = this.deferred.get(definitionId);
+    if (!layouts) return;
+    await this.atomically(() => {
+      const now = new Date().toISOString();
+      for (const layout of layouts) this.createTables(layout, now);
+    });
+    this.deferred.delete(definitionId);
+  }
+
   async initConnector(organizationId: string, connectorId: string, entities: string[], now: string) {
+    if (this.deferred.size > 0) {
+      const row = (await this.locked(() =>
+        this.stmt('SELECT definition_id FROM connectors WHERE id = ?').get(connectorId),
+      )) as { definition_id: string } | undefined;
+      if (row) await this.tablesFor(row.definition_id);
+    }
     await this.writer.run('initConnector', { organizationId, connectorId, entities, now });
   }
 
@@ -178,6 +223,7 @@ export class SqliteContextStore implements ContextStoreRepo {
     leaseUntil: string,
   ) {
     const { layout } = page;
+    await this.tablesFor(layout.definitionId);
     const rows = page.pages.flatMap((p) => p.rows as unknown[][]);
     return this.writer.run('commitPage', {
       lease: leaseOf(job),
@@ -191,6 +237,7 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async finishPass(job: SyncJob, layout: EntityLayout, next: NextPass, now: string) {
+    await this.tablesFor(layout.definitionId);
     const { held, analyzed } = await this.writer.run('finishPass', {
       lease: leaseOf(job),
       layout,
@@ -235,6 +282,7 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
+    await this.tablesFor(layout.definitionId);
     const owner = await this.locked(
       () =>
         this.stmt(
@@ -254,6 +302,8 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async dropConnector(organizationId: string, connectorId: string, layouts: EntityLayout[]) {
+    for (const definitionId of new Set(layouts.map((l) => l.definitionId)))
+      await this.tablesFor(definitionId);
     await this.writer.run('dropConnector', {
       organizationId,
       connectorId,

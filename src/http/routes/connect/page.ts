@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../../../app.ts';
 import { DomainError } from '../../../core/errors.ts';
+import { packageFile } from '../../../source-path.ts';
 import { withErrors } from '../../schemas.ts';
 import { DONE_PATH } from './api.ts';
 
-const asset = (name: string) => readFileSync(new URL(`../../../web/${name}`, import.meta.url), 'utf8');
+const asset = (name: string) => readFileSync(packageFile(`src/web/${name}`), 'utf8');
 const HTML = asset('connect.html');
 const ASSETS: Record<string, { body: string; type: string }> = {
   'connect.js': { body: asset('connect.js'), type: 'text/javascript; charset=utf-8' },

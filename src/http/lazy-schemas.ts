@@ -1,0 +1,105 @@
+/**
+ * Route schemas compiled on first use instead of before listening. Fastify compiles every route's request
+ * validators and response serializers at `ready()`; with ~100 routes that was most of ces's start-up (about a
+ * second of fast-json-stringify and Ajv on the bench machine). Here each compiler hands fastify a function that
+ * compiles its schema the first time it runs, and `warm()` compiles what is still pending one schema per event
+ * loop turn once the server listens: the first request on a route rarely pays, a request never waits behind
+ * more than one compile, and a schema that cannot compile still shows within a second of start (the app's test
+ * warms every route's schemas).
+ */
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+
+type Validate = ((data: unknown) => unknown) & { errors?: unknown };
+type Serialize = (data: unknown) => string;
+type SerializerFactory = SerializerSelector.SerializerFactory;
+
+export class LazySchemas {
+  private readonly pending = new Set<() => unknown>();
+  private warming: NodeJS.Immediate | undefined;
+  private stopped = false;
+
+  /** Wraps a validator compiler: fastify's `setValidatorCompiler`. */
+  validators(compile: FastifySchemaCompiler<FastifySchema>): FastifySchemaCompiler<FastifySchema> {
+    return (route) => {
+      let fn: Validate | undefined;
+      const build = (): Validate => {
+        this.pending.delete(build);
+        fn ??= compile(route) as unknown as Validate;
+        return fn;
+      };
+      this.pending.add(build);
+      // Fastify reads `.errors` off the function it called, as Ajv leaves them there.
+      const validate: Validate = (data) => {
+        const inner = fn ?? build();
+        const result = inner(data);
+        validate.errors = inner.errors;
+        return result;
+      };
+      return validate as unknown as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+    };
+  }
+
+  /** A serializer factory (fastify's `schemaController.compilersFactory.buildSerializer`) over fast-json-stringify. */
+  serializers(): SerializerFactory {
+    const eager = SerializerSelector();
+    return (externalSchemas, options) => {
+      const compile = eager(externalSchemas, options);
+      return (route) => {
+        let fn: Serialize | undefined;
+        const build = (): Serialize => {
+          this.pending.delete(build);
+          fn ??= compile(route);
+          return fn;
+        };
+        this.pending.add(build);
+        return (data: unknown) => (fn ?? build())(data);
+      };
+    };
+  }
+
+  /** How many schemas are not compiled yet. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Compiles the pending schemas in the background, one per event loop turn, starting `afterMs` from now (the
+   * first requests after start-up, readiness probes among them, go first); `onError` hears a schema that fails.
+   */
+  warm(onError: (err: Error) => void, afterMs = 0): void {
+    const step = () => {
+      this.warming = undefined;
+      const next = this.pending.values().next();
+      if (this.stopped || next.done) return;
+      try {
+        next.value();
+      } catch (err) {
+        onError(err as Error);
+      }
+      this.warming = setImmediate(step);
+    };
+    if (this.warming || this.stopped) return;
+    const start = setTimeout(() => {
+      if (!this.warming && !this.stopped) this.warming = setImmediate(step);
+    }, afterMs);
+    start.unref();
+  }
+
+  /** Compiles every pending schema now; throws the first failure. */
+  compileAll(): void {
+    for (const build of [...this.pending]) build();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.warming) clearImmediate(this.warming);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's route schemas not compiled yet (src/http/lazy-schemas.ts). */
+    lazySchemas: LazySchemas;
+  }
+}

@@ -1,0 +1,2 @@
+/** The `route` of a request no route matched (a 404): never its path. */
+export const UNMATCHED_ROUTE = 'unmatched';
