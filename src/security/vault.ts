@@ -13,8 +13,19 @@ export interface StoredCredentials {
   key_id: string;
 }
 
+/** How many decrypted values a vault keeps, and for how long (see `decrypt`). */
+const CACHE_ENTRIES = 1024;
+const CACHE_TTL_MS = 5 * 60_000;
+
 export class Vault {
   private readonly byId: Map<string, Buffer>;
+  /**
+   * Plaintexts by the exact (key id, AAD, ciphertext) they were decrypted from: every execute decrypts its
+   * connector's credentials, and the same bytes give the same plaintext. New credentials are a new ciphertext
+   * (fresh IV), a value moved to another row has another AAD, and a key no longer configured is refused before
+   * the cache is read, so an entry can only ever answer for the bytes it came from.
+   */
+  private readonly plaintexts = new Map<string, { text: string; until: number }>();
 
   constructor(private readonly keys: MasterKey[]) {
     if (keys.length === 0) throw new Error('the vault needs at least one master key');
@@ -50,6 +61,21 @@ export class Vault {
   decrypt(stored: StoredCredentials, aad: string): string {
     const key = this.byId.get(stored.key_id);
     if (!key) throw new Error(`no master key with id ${stored.key_id} is configured`);
+    const cacheKey = `${stored.key_id}\u0000${aad}\u0000${stored.ciphertext}`;
+    const now = Date.now();
+    const hit = this.plaintexts.get(cacheKey);
+    if (hit && hit.until > now) return hit.text;
+    const text = this.open(key, stored, aad);
+    if (this.plaintexts.size >= CACHE_ENTRIES) {
+      const oldest = this.plaintexts.keys().next();
+      if (!oldest.done) this.plaintexts.delete(oldest.value);
+    }
+    this.plaintexts.delete(cacheKey);
+    this.plaintexts.set(cacheKey, { text, until: now + CACHE_TTL_MS });
+    return text;
+  }
+
+  private open(key: Buffer, stored: StoredCredentials, aad: string): string {
     const [version, iv, tag, ct] = stored.ciphertext.split('.');
     if (version !== VERSION || !iv || !tag || ct === undefined)
       throw new Error('unrecognised ciphertext format');

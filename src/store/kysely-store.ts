@@ -16,6 +16,7 @@ import type {
   WorkspaceListQuery,
   WorkspaceStatus,
 } from './port.ts';
+import { PreparedQuery } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -177,17 +178,8 @@ export class KyselyStore implements Store {
         .where('client_id', '=', clientId)
         .where('revoked_at', 'is', null)
         .executeTakeFirst(),
-    isActiveInOrganization: async (applicationId, organizationId) => {
-      const row = await this.db
-        .selectFrom('applications as a')
-        .innerJoin('account_organizations as m', 'm.account_id', 'a.account_id')
-        .select('a.id')
-        .where('a.id', '=', applicationId)
-        .where('a.revoked_at', 'is', null)
-        .where('m.organization_id', '=', organizationId)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    isActiveInOrganization: async (applicationId, organizationId) =>
+      (await this.activeApplication.first(this.db, applicationId, organizationId)) !== undefined,
     listForOrganization: (organizationId) =>
       this.db
         .selectFrom('applications as a')
@@ -331,6 +323,25 @@ export class KyselyStore implements Store {
     },
   };
 
+  /** Asked on every authenticated request (revocation is read per request): compiled once. */
+  private readonly activeApplication = new PreparedQuery(2, (applicationId: string, organizationId: string) =>
+    this.db
+      .selectFrom('applications as a')
+      .innerJoin('account_organizations as m', 'm.account_id', 'a.account_id')
+      .select('a.id')
+      .where('a.id', '=', applicationId)
+      .where('a.revoked_at', 'is', null)
+      .where('m.organization_id', '=', organizationId),
+  );
+
+  /** Read by every execute: compiled once. */
+  private readonly connectorWithCredentials = new PreparedQuery(2, (organizationId: string, id: string) =>
+    this.connectorQuery()
+      .select(['c.credentials_ciphertext', 'c.credentials_key_id'])
+      .where('c.organization_id', '=', organizationId)
+      .where('c.id', '=', id),
+  );
+
   private connectorQuery() {
     return this.db
       .selectFrom('connectors as c')
@@ -402,11 +413,7 @@ export class KyselyStore implements Store {
       return row && KyselyStore.toConnector(row as never);
     },
     getWithCredentials: async (organizationId, id) => {
-      const row = await this.connectorQuery()
-        .select(['c.credentials_ciphertext', 'c.credentials_key_id'])
-        .where('c.organization_id', '=', organizationId)
-        .where('c.id', '=', id)
-        .executeTakeFirst();
+      const row = await this.connectorWithCredentials.first(this.db, organizationId, id);
       if (!row) return undefined;
       const { credentials_ciphertext, credentials_key_id, ...rest } = row;
       return {

@@ -46,3 +46,18 @@ test('signed values reject tampering and other purposes', () => {
   assert.equal(verifyValue(key, 'a', forged), undefined);
   assert.equal(verifyValue(key, 'a', `${body}`), undefined);
 });
+
+test('a decrypted value is remembered only for the exact bytes and row it came from', () => {
+  const vault = new Vault([masterKey(randomBytes(32))]);
+  const stored = vault.encrypt('secret', 'connector:org-a:1');
+  assert.equal(vault.decrypt(stored, 'connector:org-a:1'), 'secret');
+  assert.equal(vault.decrypt(stored, 'connector:org-a:1'), 'secret');
+  // Remembered for org-a's row: the same ciphertext in another row still fails.
+  assert.throws(() => vault.decrypt(stored, 'connector:org-b:1'));
+  const parts = stored.ciphertext.split('.');
+  const flipped = Buffer.from(parts[2]!, 'base64url');
+  flipped[0] = (flipped[0] ?? 0) ^ 1;
+  parts[2] = flipped.toString('base64url');
+  assert.throws(() => vault.decrypt({ ...stored, ciphertext: parts.join('.') }, 'connector:org-a:1'));
+  assert.throws(() => vault.decrypt({ ...stored, key_id: 'gone' }, 'connector:org-a:1'));
+});

@@ -32,6 +32,7 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
+import { jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
@@ -267,11 +268,19 @@ export class ConnectorRuntime {
       meta[name] = atPath(body, path) ?? null;
     const page = { res, body, records: selected, sent: built.body, headers: paramHeaders(built, request) };
     const endCursor = this.endCursor(resolved, binding, base, page, authQuery, def.name);
-    const wholeBody = (resolved.action.record_selector ?? []).length === 0 && res.body.length > 0;
+    // The provider's bytes of the result, to be written as they came instead of serialised again: the whole
+    // body, or the value its record selector names (found by a scanner, json-slice.ts).
+    const selector = resolved.action.record_selector ?? [];
+    const rawResult =
+      selected === undefined || res.body.length === 0
+        ? undefined
+        : selector.length === 0
+          ? res.body
+          : jsonSlice(res.body, selector);
     return {
       result: selected === undefined ? null : selected,
       connector_metadata: { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor },
-      ...(wholeBody ? { rawResult: res.body } : {}),
+      ...(rawResult ? { rawResult } : {}),
     };
   }
 

@@ -1,0 +1,109 @@
+/**
+ * The provider's own bytes of the value at a path of object keys in a JSON document, found by a scanner that
+ * builds no objects. A list nested under a key (Zendesk's `{"tickets": [...], "next_page": ...}`) then reaches the
+ * client as the provider wrote it, as whole-body lists already do, instead of being serialised again from the
+ * parsed records. The document is one the caller has parsed already (so it is valid JSON); anything unexpected
+ * (an array index in the path, a missing key) answers undefined and the caller serialises the parsed value.
+ * Where a key repeats, the last one counts, as in JSON.parse.
+ */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+export function jsonSlice(doc: Buffer, path: readonly string[]): Buffer | undefined {
+  let start = skipSpace(doc, 0);
+  let end = doc.length;
+  for (const key of path) {
+    const found = member(doc, start, key);
+    if (!found) return undefined;
+    [start, end] = found;
+  }
+  return path.length === 0 ? undefined : doc.subarray(start, end);
+}
+
+function skipSpace(doc: Buffer, at: number): number {
+  let i = at;
+  while (isSpace(doc[i])) i++;
+  return i;
+}
+
+/** [start, end) of the value of `key` in the object starting at `at`, the last one if it repeats. */
+function member(doc: Buffer, at: number, key: string): [number, number] | undefined {
+  if (doc[at] !== OPEN_OBJECT) return undefined;
+  let i = skipSpace(doc, at + 1);
+  let found: [number, number] | undefined;
+  if (doc[i] === CLOSE_OBJECT) return undefined;
+  for (;;) {
+    if (doc[i] !== QUOTE) return undefined;
+    const keyEnd = stringEnd(doc, i);
+    if (keyEnd < 0) return undefined;
+    const name = keyText(doc, i, keyEnd);
+    i = skipSpace(doc, keyEnd);
+    if (doc[i] !== COLON) return undefined;
+    const valueStart = skipSpace(doc, i + 1);
+    const valueEnd = valueEndAt(doc, valueStart);
+    if (valueEnd < 0) return undefined;
+    if (name === key) found = [valueStart, valueEnd];
+    i = skipSpace(doc, valueEnd);
+    if (doc[i] === COMMA) {
+      i = skipSpace(doc, i + 1);
+      continue;
+    }
+    return doc[i] === CLOSE_OBJECT ? found : undefined;
+  }
+}
+
+function keyText(doc: Buffer, start: number, end: number): string {
+  // Escapes are rare in keys: decode them the way JSON.parse would only when there is one.
+  const raw = doc.toString('utf8', start + 1, end - 1);
+  return raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+}
+
+/** The index just past the string whose opening quote is at `at`; -1 if it does not end. */
+function stringEnd(doc: Buffer, at: number): number {
+  let from = at + 1;
+  for (;;) {
+    const quote = doc.indexOf(QUOTE, from);
+    if (quote < 0) return -1;
+    let slashes = 0;
+    for (let k = quote - 1; doc[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}
+
+/** The index just past the value starting at `at`; -1 if the text ends first. */
+function valueEndAt(doc: Buffer, at: number): number {
+  const first = doc[at];
+  if (first === QUOTE) return stringEnd(doc, at);
+  if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+    let depth = 0;
+    for (let i = at; i < doc.length; i++) {
+      const b = doc[i];
+      if (b === QUOTE) {
+        i = stringEnd(doc, i) - 1;
+        if (i < 0) return -1;
+      } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  // A number, true, false or null: up to the next delimiter.
+  let i = at;
+  while (i < doc.length) {
+    const b = doc[i];
+    if (b === COMMA || b === CLOSE_OBJECT || b === CLOSE_ARRAY || isSpace(b)) break;
+    i++;
+  }
+  return i > at ? i : -1;
+}

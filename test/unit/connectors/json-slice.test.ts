@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { atPath } from '../../../src/connectors/runtime/dpath.ts';
+import { jsonSlice } from '../../../src/connectors/runtime/json-slice.ts';
+
+const slice = (text: string, path: string[]) => jsonSlice(Buffer.from(text), path)?.toString('utf8');
+
+describe('jsonSlice', () => {
+  it("finds a list nested under a key as the provider's bytes", () => {
+    const text =
+      '{"tickets": [ {"id": 1, "subject": "a \\"quoted\\" ]}"} , {"id":2}],"next_page":null,"count":2}';
+    assert.equal(slice(text, ['tickets']), '[ {"id": 1, "subject": "a \\"quoted\\" ]}"} , {"id":2}]');
+    assert.equal(slice(text, ['count']), '2');
+    assert.equal(slice(text, ['next_page']), 'null');
+    assert.equal(slice('{"data":{"issues":{"nodes":[1,2]}}}', ['data', 'issues', 'nodes']), '[1,2]');
+  });
+
+  it('answers undefined where the parsed document has nothing, or the path goes through an array', () => {
+    assert.equal(slice('{"a":1}', ['b']), undefined);
+    assert.equal(slice('{}', ['a']), undefined);
+    assert.equal(slice('[{"a":1}]', ['0', 'a']), undefined);
+    assert.equal(slice('{"a":[1]}', ['a', '0']), undefined);
+    assert.equal(slice('{"a":1}', []), undefined);
+  });
+
+  it('takes the last of a repeated key, as JSON.parse does, and decodes escaped keys', () => {
+    assert.equal(slice('{"a":[1],"b":0,"a":[2]}', ['a']), '[2]');
+    assert.equal(slice('{"\\u0074ickets":[3]}', ['tickets']), '[3]');
+    assert.equal(slice('{"a\\\\":[4]}', ['a\\']), '[4]');
+  });
+
+  it('is what JSON.parse finds at the path, for any document and layout', () => {
+    const key = fc.oneof(fc.string(), fc.constantFrom('a', 'tickets', 'é', '"', '\\', '}'));
+    fc.assert(
+      fc.property(
+        fc.dictionary(key, fc.jsonValue(), { minKeys: 1 }),
+        fc.nat(),
+        fc.constantFrom(0, 2, '\t'),
+        (doc, pick, indent) => {
+          const keys = Object.keys(doc);
+          const path = [keys[pick % keys.length] as string];
+          const text = JSON.stringify(doc, null, indent);
+          const found = slice(text, path);
+          assert.notEqual(found, undefined);
+          assert.deepEqual(JSON.parse(found as string), atPath(JSON.parse(text), path));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
