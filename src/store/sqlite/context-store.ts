@@ -100,6 +100,8 @@ export class SqliteContextStore implements ContextStoreRepo {
         ).map((r) => [r.table_name, r.layout_hash]),
       );
       const inUse = new Set(layouts.filter((l) => known.has(l.table)).map((l) => l.definitionId));
+      // The layouts of this call replace whatever an earlier call deferred.
+      this.deferred.clear();
       for (const layout of layouts) {
         if (!inUse.has(layout.definitionId)) {
           const list = this.deferred.get(layout.definitionId) ?? [];
