@@ -35,6 +35,9 @@ const Reply = Type.Object({
   }),
 });
 
+/** Up to this size a provider's answer is copied into one reply buffer; above it, written as three pieces. */
+const ONE_BUFFER_BYTES = 1024 * 1024;
+
 export function register(app: App, deps: CoreDeps) {
   app.post(
     '/api/v1/integrations/connectors/:id/execute',
@@ -79,8 +82,10 @@ export function register(app: App, deps: CoreDeps) {
         const tail = Buffer.from(
           `,"connector_metadata":${JSON.stringify(envelope.connector_metadata)},"execution_metadata":${JSON.stringify(envelope.execution_metadata)}}`,
         );
+        reply.type('application/json; charset=utf-8');
+        // A small answer goes out as one buffer: a stream costs more per reply than copying a few KB.
+        if (rawResult.length <= ONE_BUFFER_BYTES) return reply.send(Buffer.concat([head, rawResult, tail]));
         return reply
-          .type('application/json; charset=utf-8')
           .header('content-length', head.length + rawResult.length + tail.length)
           .send(Readable.from([head, rawResult, tail], { objectMode: false }));
       }
