@@ -42,7 +42,7 @@ export class DefinitionRegistry {
     const origin = new Map<string, string>();
     for (const file of files) {
       const text = readFileSync(join(dir, file), 'utf8');
-      const cached = cache.get(definitionKey(text));
+      const cached = cache.size > 0 ? cache.get(definitionKey(text)) : undefined;
       const def = cached ? deepFreeze(cached) : parseDefinition(text, file);
       for (const key of [
         `id ${def.id.toLowerCase()}`,

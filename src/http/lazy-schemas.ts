@@ -22,16 +22,10 @@ export class LazySchemas {
   /** Wraps a validator compiler: fastify's `setValidatorCompiler`. */
   validators(compile: FastifySchemaCompiler<FastifySchema>): FastifySchemaCompiler<FastifySchema> {
     return (route) => {
-      let fn: Validate | undefined;
-      const build = (): Validate => {
-        this.pending.delete(build);
-        fn ??= compile(route) as unknown as Validate;
-        return fn;
-      };
-      this.pending.add(build);
+      const compiled = this.later(() => compile(route) as unknown as Validate);
       // Fastify reads `.errors` off the function it called, as Ajv leaves them there.
       const validate: Validate = (data) => {
-        const inner = fn ?? build();
+        const inner = compiled();
         const result = inner(data);
         validate.errors = inner.errors;
         return result;
@@ -46,16 +40,24 @@ export class LazySchemas {
     return (externalSchemas, options) => {
       const compile = eager(externalSchemas, options);
       return (route) => {
-        let fn: Serialize | undefined;
-        const build = (): Serialize => {
-          this.pending.delete(build);
-          fn ??= compile(route);
-          return fn;
-        };
-        this.pending.add(build);
-        return (data: unknown) => (fn ?? build())(data);
+        const compiled = this.later((): Serialize => compile(route));
+        return (data: unknown) => compiled()(data);
       };
     };
+  }
+
+  /** `make`, run once at the first call of what this returns, or by warm(); pending until then. */
+  private later<T>(make: () => T): () => T {
+    let made: T | undefined;
+    const get = (): T => {
+      if (made === undefined) {
+        this.pending.delete(get);
+        made = make();
+      }
+      return made;
+    };
+    this.pending.add(get);
+    return get;
   }
 
   /** How many schemas are not compiled yet. */

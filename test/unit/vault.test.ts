@@ -3,7 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { masterKey } from '../../src/security/keyring.ts';
 import { signValue, verifyValue } from '../../src/security/signed.ts';
-import { Vault } from '../../src/security/vault.ts';
+import { type StoredCredentials, Vault } from '../../src/security/vault.ts';
+
+/** `stored` with one bit of its `part`-th dot-separated piece (2: the auth tag, 3: the ciphertext) flipped. */
+function flipped(stored: StoredCredentials, part: number): StoredCredentials {
+  const parts = stored.ciphertext.split('.');
+  const bytes = Buffer.from(parts[part]!, 'base64url');
+  bytes[0] = (bytes[0] ?? 0) ^ 1;
+  parts[part] = bytes.toString('base64url');
+  return { ...stored, ciphertext: parts.join('.') };
+}
 
 test('round trip, fresh IV per value, key id beside the ciphertext', () => {
   const vault = new Vault([masterKey(randomBytes(32))]);
@@ -19,11 +28,7 @@ test('a ciphertext moved to another row, or altered, does not decrypt', () => {
   const vault = new Vault([masterKey(randomBytes(32))]);
   const stored = vault.encrypt('secret', 'connector:org-a:1');
   assert.throws(() => vault.decrypt(stored, 'connector:org-b:1'));
-  const parts = stored.ciphertext.split('.');
-  const flipped = Buffer.from(parts[3]!, 'base64url');
-  flipped[0] = (flipped[0] ?? 0) ^ 1;
-  parts[3] = flipped.toString('base64url');
-  assert.throws(() => vault.decrypt({ ...stored, ciphertext: parts.join('.') }, 'connector:org-a:1'));
+  assert.throws(() => vault.decrypt(flipped(stored, 3), 'connector:org-a:1'));
 });
 
 test('old keys still decrypt after a new one is put first; unknown key ids are refused', () => {
@@ -54,10 +59,6 @@ test('a decrypted value is remembered only for the exact bytes and row it came f
   assert.equal(vault.decrypt(stored, 'connector:org-a:1'), 'secret');
   // Remembered for org-a's row: the same ciphertext in another row still fails.
   assert.throws(() => vault.decrypt(stored, 'connector:org-b:1'));
-  const parts = stored.ciphertext.split('.');
-  const flipped = Buffer.from(parts[2]!, 'base64url');
-  flipped[0] = (flipped[0] ?? 0) ^ 1;
-  parts[2] = flipped.toString('base64url');
-  assert.throws(() => vault.decrypt({ ...stored, ciphertext: parts.join('.') }, 'connector:org-a:1'));
+  assert.throws(() => vault.decrypt(flipped(stored, 2), 'connector:org-a:1'));
   assert.throws(() => vault.decrypt({ ...stored, key_id: 'gone' }, 'connector:org-a:1'));
 });
