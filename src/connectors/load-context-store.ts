@@ -168,6 +168,8 @@ function checkIndexedFields(spec: ContextStoreDefinition, at: string, out: strin
     const pat = `${at}/fields/${j}`;
     if (names.has(field.name)) out.push(`${pat}/name: duplicate field '${field.name}'`);
     names.add(field.name);
+    if (field.index === true && (field.type === 'text' || field.type === 'array'))
+      out.push(`${pat}/index: a ${field.type} field has no B-tree index`);
     if (field.type !== 'array') {
       if (field.items !== undefined) out.push(`${pat}/items: only for type array`);
       if (field.format !== undefined && field.type !== 'timestamp')

@@ -29,6 +29,12 @@ export const IndexedFieldSchema = Type.Object(
     type: Type.Union([IndexedScalarType, Type.Literal('array')]),
     description: Type.Optional(Type.String()),
     /**
+     * Whether the field gets a B-tree index (filters and sort read it instead of the connector's rows). Default:
+     * yes for every type but `text` and `array`, which never have one (load check). `false` makes each record's
+     * write cheaper and the database smaller, for fields rarely filtered or sorted on alone.
+     */
+    index: Type.Optional(Type.Boolean()),
+    /**
      * `timestamp` only: how the record writes it. `iso8601` (default); `unix_seconds` (a number, or a string of
      * one with a fraction, as Slack's `ts` "1700000000.000100"); `unix_ms` (a number).
      */

@@ -106,7 +106,7 @@ export function entityLayout(def: ConnectorDefinition, entity: EntityDefinition)
       // Numbered so two paths that differ only in punctuation (`a.b` vs `a_b`) never collide.
       column: `f${i}_${ident(f.name)}`.slice(0, 60),
       kind: kindOf(f.type),
-      indexed: f.type !== 'text' && f.type !== 'array',
+      indexed: f.type !== 'text' && f.type !== 'array' && f.index !== false,
       fullText: f.type === 'string' || f.type === 'text',
     };
     if (f.items) field.items = f.items;
@@ -119,7 +119,14 @@ export function entityLayout(def: ConnectorDefinition, entity: EntityDefinition)
   const shape = {
     v: 2,
     table,
-    fields: [...fields.values()].map((f) => [f.name, f.type, f.column, f.items ?? null]),
+    // A field without its index is marked; the others keep the shape (and so the tables) they had before.
+    fields: [...fields.values()].map((f) => [
+      f.name,
+      f.type,
+      f.column,
+      f.items ?? null,
+      ...(f.indexed || f.type === 'text' || f.type === 'array' ? [] : ['no index']),
+    ]),
     pk: entity.primary_key,
   };
   return {

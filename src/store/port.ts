@@ -416,7 +416,8 @@ export interface ContextStoreRepo {
   claim(owner: string, now: string, leaseUntil: string): Promise<SyncJob | undefined>;
   /**
    * Prepares records for commitPage (synchronous: no I/O). Records without their primary key are left out:
-   * they can't be kept in step. `generation` is the pass's; `syncedAt` the time they were read.
+   * they can't be kept in step. `generation` is the pass's; `syncedAt` the time they were read. `texts`, when
+   * given, holds each record's JSON as the provider wrote it (kept instead of serialising the record again).
    */
   encode(
     connectorId: string,
@@ -424,6 +425,7 @@ export interface ContextStoreRepo {
     records: unknown[],
     generation: number,
     syncedAt: string,
+    texts?: readonly string[],
   ): EncodedRecords;
   /**
    * Writes a page of records and the checkpoint after it in one transaction, if `job`'s lease is still ours

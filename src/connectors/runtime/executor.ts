@@ -32,7 +32,7 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { jsonSlice } from './json-slice.ts';
+import { arrayElements, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
@@ -119,12 +119,28 @@ export interface ExecuteOutput {
   connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
 }
 
+/**
+ * Each record of a list result as the provider wrote it (its bytes in `rawResult`): what the Context Store keeps
+ * instead of serialising every parsed record again. Undefined when the result is not a list from the provider's
+ * bytes.
+ */
+export function recordTexts(output: ExecuteOutput): string[] | undefined {
+  const raw = output.rawResult;
+  const bounds = raw && Array.isArray(output.result) ? arrayElements(raw) : undefined;
+  if (!raw || !bounds || bounds.length !== (output.result as unknown[]).length * 2) return undefined;
+  const texts: string[] = new Array(bounds.length / 2);
+  for (let i = 0; i < texts.length; i++) texts[i] = raw.toString('utf8', bounds[2 * i], bounds[2 * i + 1]);
+  return texts;
+}
+
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
 
 export class ConnectorRuntime {
   private readonly http: UpstreamHttp;
   private readonly upstream: ResilientUpstream;
   private readonly oauth: OAuth2Refresher;
+  /** Params objects `validate` returned: `execute` takes them as they are. */
+  private readonly validated = new WeakSet<Record<string, unknown>>();
   private readonly clock: Clock;
   private readonly downloader: Downloader;
   private readonly cursors: CursorCodec;
@@ -179,9 +195,19 @@ export class ConnectorRuntime {
     return { held: this.budget.heldBytes, waiting: this.budget.waiting };
   }
 
-  /** 422 before any upstream call: unknown entity/action, missing/mistyped/unknown params. */
-  validate(def: ConnectorDefinition, entity: string, action: string, params: Record<string, unknown>): void {
-    validateParams(resolveAction(def, entity, action), params);
+  /**
+   * 422 before any upstream call: unknown entity/action, missing/mistyped/unknown params. Returns the params to
+   * pass to `execute`, which then does not check them again.
+   */
+  validate(
+    def: ConnectorDefinition,
+    entity: string,
+    action: string,
+    params: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const valid = validateParams(resolveAction(def, entity, action), params);
+    this.validated.add(valid);
+    return valid;
   }
 
   async execute(input: ExecuteInput): Promise<ExecuteOutput> {
@@ -205,21 +231,26 @@ export class ConnectorRuntime {
   private async executeHeld(input: ExecuteInput, held: HeldBuffers): Promise<ExecuteOutput> {
     const { definition: def } = input;
     const resolved = resolveAction(def, input.entity, input.action);
-    const params = validateParams(resolved, input.params);
+    const params = this.validated.has(input.params) ? input.params : validateParams(resolved, input.params);
     const binding: CursorBinding = {
       connectorId: input.connectorId,
       entity: input.entity,
       action: input.action,
     };
     const request = requestFor(resolved.action, params);
-    // Built from the credentials each attempt uses: a token response may set a base URL variable.
+    // Built from the credentials each attempt uses: a token response may set a base URL variable. Built once
+    // per credentials (the early check below and the first attempt use the same).
+    let last: { credentials: ResolvedCredentials; base: BaseUrl; built: BuiltRequest } | undefined;
     const prepare = (credentials: ResolvedCredentials) => {
-      const base = resolveBaseUrl(def, input.config, this.overrides, credentials);
-      const built =
-        resolved.paged && params.cursor !== undefined && params.cursor !== null
-          ? this.replay(binding, params.cursor, base, request)
-          : buildRequest(base, request, paramsFor(resolved.action, request), params);
-      return { base, built };
+      if (last?.credentials !== credentials) {
+        const base = resolveBaseUrl(def, input.config, this.overrides, credentials);
+        const built =
+          resolved.paged && params.cursor !== undefined && params.cursor !== null
+            ? this.replay(binding, params.cursor, base, request)
+            : buildRequest(base, request, paramsFor(resolved.action, request), params);
+        last = { credentials, base, built };
+      }
+      return { base: last.base, built: last.built };
     };
     // Bad settings or a bad cursor fail before any token request, unless the base URL awaits the token's.
     if (!settingsFor(def, input.credentials)) prepare(input.credentials);

@@ -107,3 +107,24 @@ function valueEndAt(doc: Buffer, at: number): number {
   }
   return i > at ? i : -1;
 }
+
+/**
+ * Each element's [start, end) of a JSON array document that parsed already (a page of records as the provider
+ * sent it), flat: start0, end0, start1, end1, ...; undefined if `doc` is not an array. The sync stores each
+ * record's own bytes this way instead of serialising the parsed record again.
+ */
+export function arrayElements(doc: Buffer): number[] | undefined {
+  let i = skipSpace(doc, 0);
+  if (doc[i] !== OPEN_ARRAY) return undefined;
+  const bounds: number[] = [];
+  i = skipSpace(doc, i + 1);
+  if (doc[i] === CLOSE_ARRAY) return bounds;
+  for (;;) {
+    const end = valueEndAt(doc, i);
+    if (end < 0) return undefined;
+    bounds.push(i, end);
+    i = skipSpace(doc, end);
+    if (doc[i] === COMMA) i = skipSpace(doc, i + 1);
+    else return doc[i] === CLOSE_ARRAY ? bounds : undefined;
+  }
+}

@@ -67,7 +67,7 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
     params = rest;
   }
   // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
-  deps.runtime.validate(def, input.entity, input.action, params);
+  params = deps.runtime.validate(def, input.entity, input.action, params);
 
   const call = {
     ...openConnectorCall(deps, ctx.organizationId, connector, stored, def),

@@ -16,7 +16,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DefinitionRegistry } from '../../connectors/registry.ts';
-import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
+import { type ConnectorRuntime, recordTexts } from '../../connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { columnValue, definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
 import type { Vault } from '../../security/vault.ts';
@@ -345,7 +345,9 @@ export class SyncWorker {
 
         cp = next;
         // Encoded now, while the next page is on its way: the provider isn't left waiting for a batch's worth.
-        const encoded = store.encode(job.connector_id, layout, records, cp.generation, this.iso());
+        // Each record's JSON is kept as the provider wrote it rather than serialised again.
+        const texts = recordTexts(out);
+        const encoded = store.encode(job.connector_id, layout, records, cp.generation, this.iso(), texts);
         batch.push(encoded);
         batchRecords += encoded.count;
         // Pages are written in batches: one transaction per page made the commit (index pages and full-text

@@ -125,10 +125,12 @@ export function indexRow(
   record: unknown,
   generation: number,
   syncedAt: string,
+  /** The record's JSON as the provider wrote it, if known. */
+  text?: string,
 ): unknown[] | undefined {
   const key = recordKey(layout, record);
   if (key === undefined) return undefined;
-  let json = JSON.stringify(record);
+  let json = text ?? JSON.stringify(record);
   // PostgreSQL text and JSONB can't hold NUL: a provider's record with one keeps U+FFFD in its place (the
   // check is on the JSON text, so records without one cost nothing more).
   if (json.includes('\\u0000'))

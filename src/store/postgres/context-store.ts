@@ -216,10 +216,11 @@ export class PostgresContextStore implements ContextStoreRepo {
     records: unknown[],
     generation: number,
     syncedAt: string,
+    texts?: readonly string[],
   ) {
     const rows: unknown[][] = [];
-    for (const record of records) {
-      const row = indexRow(layout, record, generation, syncedAt);
+    for (const [i, record] of records.entries()) {
+      const row = indexRow(layout, record, generation, syncedAt, texts?.[i]);
       if (row) rows.push(row);
     }
     return { count: rows.length, rows };

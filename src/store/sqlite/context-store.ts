@@ -201,15 +201,16 @@ export class SqliteContextStore implements ContextStoreRepo {
     records: unknown[],
     generation: number,
     syncedAt: string,
+    texts?: readonly string[],
   ) {
     const fields = [...layout.fields.values()];
     // Strings and numbers only: cheap to hand to the writer thread, which then holds the write lock for the
     // writes alone.
     const rows: unknown[][] = [];
-    for (const record of records) {
+    for (const [i, record] of records.entries()) {
       const key = recordKey(layout, record);
       if (key === undefined) continue;
-      const row: unknown[] = [connectorId, key, JSON.stringify(record), generation, syncedAt];
+      const row: unknown[] = [connectorId, key, texts?.[i] ?? JSON.stringify(record), generation, syncedAt];
       for (const f of fields) row.push(columnValue(f, record));
       rows.push(row);
     }

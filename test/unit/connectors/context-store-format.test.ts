@@ -429,6 +429,21 @@ describe('context_store.fields', () => {
     );
   });
 
+  it('index: a switch for the fields that have a B-tree index, refused on text and array fields', () => {
+    loads(field(1, { name: 'title', type: 'string', index: false }));
+    loads(field(1, { name: 'title', type: 'string', index: true }));
+    failsAt(
+      field(1, { name: 'title', type: 'text', index: true }),
+      `${CS}/fields/1/index`,
+      /a text field has no B-tree index/,
+    );
+    failsAt(
+      field(4, { name: 'tags', type: 'array', items: 'string', index: true }),
+      `${CS}/fields/4/index`,
+      /an? array field has no B-tree index/,
+    );
+  });
+
   it('an array field needs exactly one of items and properties', () => {
     failsAt(
       field(4, { name: 'tags', type: 'array' }),

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { atPath } from '../../../src/connectors/runtime/dpath.ts';
-import { jsonSlice } from '../../../src/connectors/runtime/json-slice.ts';
+import { recordTexts } from '../../../src/connectors/runtime/executor.ts';
+import { arrayElements, jsonSlice } from '../../../src/connectors/runtime/json-slice.ts';
 
 const slice = (text: string, path: string[]) => jsonSlice(Buffer.from(text), path)?.toString('utf8');
 
@@ -47,6 +48,60 @@ describe('jsonSlice', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('arrayElements', () => {
+  const elements = (text: string) => {
+    const doc = Buffer.from(text);
+    const bounds = arrayElements(doc);
+    if (!bounds) return undefined;
+    const out: string[] = [];
+    for (let i = 0; i < bounds.length; i += 2) out.push(doc.toString('utf8', bounds[i], bounds[i + 1]));
+    return out;
+  };
+
+  it("cuts an array into its elements' bytes", () => {
+    assert.deepEqual(elements(String.raw` [ {"a":"]},\\"} , [1,[2]] ,null,"x",-1.5e3 ] `), [
+      String.raw`{"a":"]},\\"}`,
+      '[1,[2]]',
+      'null',
+      '"x"',
+      '-1.5e3',
+    ]);
+    assert.deepEqual(elements('[]'), []);
+    assert.equal(elements('{"a":[1]}'), undefined);
+    assert.equal(elements(''), undefined);
+  });
+
+  it('gives each element as JSON.parse reads it, for any array and layout', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.constantFrom(0, 2, '\t'), (list, indent) => {
+        const text = JSON.stringify(list, null, indent);
+        const found = elements(text);
+        assert.deepEqual(
+          found?.map((e) => JSON.parse(e)),
+          JSON.parse(text),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives the sync each record's text only when the result is the list of those bytes", () => {
+    const rawResult = Buffer.from('[{"id":1,"t":"é"},{"id":2}]');
+    const result = JSON.parse(rawResult.toString('utf8'));
+    const meta = { has_next_page: false, end_cursor: null };
+    assert.deepEqual(recordTexts({ result, rawResult, connector_metadata: meta }), [
+      '{"id":1,"t":"é"}',
+      '{"id":2}',
+    ]);
+    assert.equal(recordTexts({ result, connector_metadata: meta }), undefined);
+    assert.equal(recordTexts({ result: [{ id: 1 }], rawResult, connector_metadata: meta }), undefined);
+    assert.equal(
+      recordTexts({ result: { id: 1 }, rawResult: Buffer.from('{"id":1}'), connector_metadata: meta }),
+      undefined,
     );
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type Database from 'better-sqlite3';
-import { quoteIdent } from '../../../src/context-store/layout.ts';
+import { entityLayout, quoteIdent } from '../../../src/context-store/layout.ts';
 import { compileSearch, searchWords, wordsInOrder } from '../../../src/context-store/query.ts';
 import {
   analyzeIndexTableSql,
@@ -12,7 +12,18 @@ import {
   indexTableDdl,
 } from '../../../src/store/sqlite/context-index.ts';
 import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';
-import { C1, C2, ids, insertRecord, layout, openIndex, type Query, range, records } from './fixture.ts';
+import {
+  C1,
+  C2,
+  definition,
+  ids,
+  insertRecord,
+  layout,
+  openIndex,
+  type Query,
+  range,
+  records,
+} from './fixture.ts';
 
 const dbs: Database.Database[] = [];
 after(() => {
@@ -185,6 +196,50 @@ describe('query plans', () => {
       new RegExp(`USING INDEX ${layout.table}__f3_state \\(connector_key=\\? AND f3_state=\\?\\)`),
     );
     assert.ok(!steps.some((s) => s.includes('TEMP B-TREE')), steps.join('\n'));
+  });
+
+  it('a field declared index: false has no B-tree index, and eq and sort on it still answer right', () => {
+    const fields = definition.entities[0]!.context_store!.fields.map((f) =>
+      f.name === 'state' ? { ...f, index: false } : f,
+    );
+    const entity = {
+      ...definition.entities[0]!,
+      context_store: { ...definition.entities[0]!.context_store!, fields },
+    };
+    const unindexed = entityLayout(definition, entity)!;
+    const same = entityLayout(definition, {
+      ...entity,
+      context_store: {
+        ...entity.context_store,
+        fields: fields.map((f) => (f.name === 'state' ? { ...f, index: true } : f)),
+      },
+    })!;
+    // The switch shapes the tables (a change rebuilds them); a field left at its default keeps the shape it had.
+    assert.notEqual(unindexed.hash, layout.hash);
+    assert.equal(same.hash, layout.hash);
+    const ddl = indexTableDdl(unindexed).join('\n');
+    assert.ok(!ddl.includes(`${layout.table}__f3_state`), ddl);
+    assert.ok(ddl.includes(`${layout.table}__f6_created_at`), ddl);
+    // The fixture's records, searched with and without the field's index: the same answer.
+    const search = (l: typeof layout, db: Database.Database) => {
+      const c = compileSearch(
+        l,
+        C1,
+        {
+          filter: { eq: { state: 'open' } },
+          sort: [{ state: 'desc' }, { number: 'asc' }],
+          limit: 100,
+          offset: 0,
+        },
+        sqliteSearchDialect,
+      );
+      return (db.prepare(c.sql).all(...c.params) as { data: string }[]).map((r) => JSON.parse(r.data).id);
+    };
+    const expected = search(layout, fresh());
+    assert.ok(expected.length > 1);
+    const db = fresh();
+    db.exec(`DROP INDEX ${quoteIdent(`${layout.table}__f3_state`)}`);
+    assert.deepEqual(search(unindexed, db), expected);
   });
 
   it('a sort on an indexed field reads its index in either direction', () => {
