@@ -202,7 +202,12 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** A GitHub connector on the bench fake's token, reading `repositories`. */
-export async function createGithubConnector(ces: { base: string; token: string }, repositories: string[]) {
+/** A GitHub connector on the fake; `entities` narrows what its Context Store syncs (default: every entity). */
+export async function createGithubConnector(
+  ces: { base: string; token: string },
+  repositories: string[],
+  entities?: string[],
+) {
   return (await postJson(
     ces.base,
     '/api/v1/integrations/connectors',
@@ -211,6 +216,7 @@ export async function createGithubConnector(ces: { base: string; token: string }
       connector_type: 'github',
       credentials: { personal_access_token: GITHUB_FAKE_DEFAULT_TOKEN },
       replication_config: { repositories },
+      ...(entities ? { entities: entities.map((entity) => ({ entity })) } : {}),
     },
     ces.token,
   )) as { id: string };

@@ -367,8 +367,24 @@ export type { EntitySyncStatus, SyncPass, SyncCheckpoint, EntitySyncState, NextP
  * one is being fetched, and hands the store whole batches of encoded pages.
  */
 export interface EncodedRecords {
+  /** Records encoded; 0 for a page given as bytes (`encodeBytes`), whose records are counted when written. */
   readonly count: number;
+  /** The provider's bytes of a page given as bytes. */
+  readonly bytes?: number;
   readonly rows: unknown;
+}
+
+/** What `commitPage` did. */
+export interface PageCommit {
+  /** False: the lease was lost, nothing was written. */
+  held: boolean;
+  /** Records written. */
+  records: number;
+  /**
+   * For pages given as bytes with a `high` field: its largest value among their records (ISO 8601), by partition
+   * key. The checkpoint written with them already holds it.
+   */
+  highs: Record<string, string>;
 }
 
 /**
@@ -428,8 +444,25 @@ export interface ContextStoreRepo {
     texts?: readonly string[],
   ): EncodedRecords;
   /**
+   * `encode` for a page the store decodes where it writes it (SQLite: on its writer thread, off the thread that
+   * answers requests): `list` is the provider's bytes of the list of records, not parsed yet. With `high`,
+   * commitPage reports the largest value of that (incremental, timestamp) field among the page's records under
+   * the partition key, and writes it into the checkpoint's `highs`. Optional: a store without it is given
+   * parsed records.
+   */
+  encodeBytes?(
+    connectorId: string,
+    layout: EntityLayout,
+    list: Buffer,
+    generation: number,
+    syncedAt: string,
+    high?: { field: string; key: string },
+  ): EncodedRecords;
+  /**
    * Writes a page of records and the checkpoint after it in one transaction, if `job`'s lease is still ours
-   * (false: it was lost, nothing written). Extends the lease.
+   * (`held` false: it was lost, nothing written). Extends the lease. A page given as bytes that is not a JSON
+   * list of records fails the commit, with nothing written. `state.count` asks for the entity count to be
+   * brought up to date (a store that keeps it exact as it writes, as SQLite does, needs no asking).
    */
   commitPage(
     job: SyncJob,
@@ -438,7 +471,7 @@ export interface ContextStoreRepo {
     state: { status: EntitySyncStatus; ready_for_search: boolean; count: boolean },
     now: string,
     leaseUntil: string,
-  ): Promise<boolean>;
+  ): Promise<PageCommit>;
   /**
    * Ends a pass: for a backfill/full pass deletes the records it did not see (older generation), then
    * schedules the next pass and releases the lease. False: lease lost.

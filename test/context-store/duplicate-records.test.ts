@@ -55,7 +55,7 @@ describe('a batch holding one record twice', () => {
       now,
       until,
     );
-    assert.equal(held, true);
+    assert.equal(held.held, true);
 
     const rows = await h.query(`SELECT data FROM "${layout.table}"`);
     assert.deepEqual(

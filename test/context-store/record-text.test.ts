@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { definitionLayouts } from '../../src/context-store/layout.ts';
+import { DomainError } from '../../src/core/errors.ts';
 import type { SyncJob } from '../../src/store/port.ts';
 import {
   createGithubConnector,
@@ -49,7 +50,7 @@ describe("the provider's record text", () => {
       now,
       until,
     );
-    assert.equal(held, true);
+    assert.equal(held.held, true);
     const rows = await h.query(`SELECT data FROM "${layout.table}"`);
     const stored = rows.map((r) => (typeof r.data === 'string' ? r.data : JSON.stringify(r.data))).sort();
     if (h.database === 'sqlite') {
@@ -63,5 +64,69 @@ describe("the provider's record text", () => {
     }
     const title = await h.query(`SELECT f2_title FROM "${layout.table}" ORDER BY f0_id`);
     assert.equal(title[0]?.f2_title, 'café');
+  });
+  test('a page given as bytes is decoded where it is written: highs reported, a malformed one refused', async () => {
+    const store = h.deps.store.contextStore;
+    if (!store.encodeBytes) {
+      // PostgreSQL is given parsed records (its writes do not share the request path's thread).
+      assert.equal(h.database, 'postgres');
+      return;
+    }
+    const token = await h.token();
+    const created = await createGithubConnector(h, token);
+    assert.equal(created.status, 200, created.body);
+    const now = new Date().toISOString();
+    const until = new Date(Date.now() + 60_000).toISOString();
+    let job: SyncJob | undefined;
+    for (let i = 0; i < 50 && !(job?.entity === 'issues' && job.connector_id === created.json.id); i++)
+      job = await store.claim('test-bytes', now, until);
+    assert.equal(job?.entity, 'issues');
+    const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
+      (l) => l.entity === 'issues',
+    )!;
+    const page = (text: string) =>
+      store.encodeBytes!(job!.connector_id, layout, Buffer.from(text), 1, now, {
+        field: 'updated_at',
+        key: 'a/b',
+      });
+    const commit = (text: string) =>
+      store.commitPage(
+        job!,
+        { layout, pages: [page(text)] },
+        { cursor: null, highs: { 'a/b': '2024-05-01T00:00:00.000Z' } } as never,
+        { status: 'Preview', ready_for_search: true, count: true },
+        now,
+        until,
+      );
+    const texts = [
+      '{"id":51,"number":1,"title":"x","updated_at":"2024-06-01T10:00:00Z"}',
+      '{"id":52,"number":2,"title":"y","updated_at":"2024-05-20T00:00:00Z"}',
+    ];
+    const done = await commit(`[${texts.join(',')}]`);
+    assert.deepEqual(done, { held: true, records: 2, highs: { 'a/b': '2024-06-01T10:00:00.000Z' } });
+    const [sync] = await h.query(
+      `SELECT checkpoint FROM cs_syncs WHERE connector_id = '${job!.connector_id}' AND entity = 'issues'`,
+    );
+    assert.equal(JSON.parse(String(sync?.checkpoint)).highs['a/b'], '2024-06-01T10:00:00.000Z');
+    const key = (
+      await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job!.connector_id}'`)
+    )[0]?.connector_key;
+    const rows = await h.query(
+      `SELECT data FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f0_id`,
+    );
+    assert.deepEqual(
+      rows.map((r) => r.data),
+      texts,
+    );
+    await assert.rejects(commit('[{"id":53,"number":3,}]'), (err: unknown) => {
+      assert.ok(err instanceof DomainError);
+      assert.equal(err.code, 'UPSTREAM_BAD_RESPONSE');
+      assert.match(err.message, /list of issues that is not valid JSON/);
+      return true;
+    });
+    const after = await h.query(
+      `SELECT COUNT(*) AS n FROM "${layout.table}" WHERE connector_key = ${Number(key)}`,
+    );
+    assert.equal(Number(after[0]?.n), 2);
   });
 });

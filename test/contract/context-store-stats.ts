@@ -109,14 +109,16 @@ export function contextStoreStatsContract(name: string, open: () => Promise<Open
         bounds: {},
       };
       assert.equal(
-        await cs().commitPage(
-          job,
-          { layout: issues, pages: [page] },
-          { ...checkpoint, start: null },
-          state,
-          T0,
-          T1,
-        ),
+        (
+          await cs().commitPage(
+            job,
+            { layout: issues, pages: [page] },
+            { ...checkpoint, start: null },
+            state,
+            T0,
+            T1,
+          )
+        ).held,
         true,
       );
       const next = {

@@ -100,7 +100,7 @@ export function contextStoreContract(name: string, open: () => Promise<OpenedSto
     /** Writes `records` to the issues index as one page of `job`'s pass. */
     async function commit(job: SyncJob, records: unknown[], generation: number, now = T0, until = T1) {
       const page = cs().encode(job.connector_id, issues, records, generation, now);
-      return cs().commitPage(
+      const done = await cs().commitPage(
         job,
         { layout: issues, pages: [page] },
         checkpoint(generation),
@@ -108,6 +108,7 @@ export function contextStoreContract(name: string, open: () => Promise<OpenedSto
         now,
         until,
       );
+      return done.held;
     }
 
     async function search(org: string, connectorId: string, req: Partial<SearchRequest> = {}) {

@@ -32,8 +32,9 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { arrayElements, jsonSlice } from './json-slice.ts';
+import { arrayElements, cutList, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
+import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
 import { nextPage } from './paginators.ts';
@@ -107,6 +108,11 @@ export interface ExecuteInput {
    * `execute` returns, so a caller keeping the result for long should pass it.
    */
   holdUntil?: Promise<unknown> | undefined;
+  /**
+   * The caller keeps the records as bytes (the Context Store's sync): where the runtime itself needs nothing
+   * inside the list (list-bytes.ts), it parses only the envelope around it and answers `unparsed`.
+   */
+  unparsedRecords?: boolean | undefined;
 }
 
 export interface ExecuteOutput {
@@ -116,6 +122,11 @@ export interface ExecuteOutput {
    * as JSON, so they are valid). Lets the HTTP layer write them into the reply without serialising again.
    */
   rawResult?: Buffer;
+  /**
+   * Asked with `unparsedRecords` and possible: `rawResult` holds the list's bytes, scanned for where it ends but
+   * not parsed; reading `result` parses it (UPSTREAM_BAD_RESPONSE if it is not JSON).
+   */
+  unparsed?: true;
   connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
 }
 
@@ -255,6 +266,10 @@ export class ConnectorRuntime {
     // Bad settings or a bad cursor fail before any token request, unless the base URL awaits the token's.
     if (!settingsFor(def, input.credentials)) prepare(input.credentials);
     const operation = `${input.entity}.${input.action}`;
+    const listPath =
+      input.unparsedRecords && COLLECTION_ACTIONS.includes(resolved.actionName as never)
+        ? unparsedListPath(def, resolved.action, request.graphql !== undefined)
+        : undefined;
     const authorised = {
       def,
       config: input.config,
@@ -269,6 +284,7 @@ export class ConnectorRuntime {
           const { base, built } = prepare(credentials);
           const exchanged = await this.exchange(def, credentials, base, request.method, built, operation, {
             key: input.connectorId,
+            ...(listPath ? { listPath } : {}),
             idempotent:
               request.idempotent ?? (request.idempotency_key_header === undefined ? undefined : true),
             held,
@@ -284,8 +300,9 @@ export class ConnectorRuntime {
       if (resolved.action.not_found_is_empty === true && isNotFound(err)) return emptyPage(resolved.action);
       throw err;
     }
-    const { res, body, authQuery, base, built } = answer;
+    const { res, body, authQuery, base, built, list } = answer;
 
+    // Unparsed, the list is an empty one in the envelope; nothing the runtime reads below lies inside it.
     const selected = atPath(body, resolved.action.record_selector ?? []);
     const collection = COLLECTION_ACTIONS.includes(resolved.actionName as never);
     if (collection && !Array.isArray(selected)) {
@@ -302,6 +319,8 @@ export class ConnectorRuntime {
     // The provider's bytes of the result, to be written as they came instead of serialised again: the whole
     // body, or the value its record selector names (found by a scanner, json-slice.ts).
     const selector = resolved.action.record_selector ?? [];
+    const connector_metadata = { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor };
+    if (list) return unparsedOutput(list, connector_metadata, def.name, operation);
     const rawResult =
       selected === undefined || res.body.length === 0
         ? undefined
@@ -310,7 +329,7 @@ export class ConnectorRuntime {
           : jsonSlice(res.body, selector);
     return {
       result: selected === undefined ? null : selected,
-      connector_metadata: { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor },
+      connector_metadata,
       ...(rawResult ? { rawResult } : {}),
     };
   }
@@ -537,8 +556,10 @@ export class ConnectorRuntime {
       /** What metrics call the request: the entity ('' for none) and the action or operation. */
       entity?: string;
       action?: string;
+      /** The record selector of a list left unparsed in a success (list-bytes.ts). */
+      listPath?: readonly string[];
     } = {},
-  ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[] }> {
+  ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[]; list?: Buffer }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
     const encoded = built.body === undefined ? undefined : encodeBody(built.body, built.bodyFormat ?? 'json');
     if (encoded !== undefined) headers['content-type'] = encoded.contentType;
@@ -559,7 +580,10 @@ export class ConnectorRuntime {
     };
     const ctx = { def, key: call.key, held: call.held, entity: call.entity, action: call.action };
     return this.upstream.call(request, ctx, (res) => {
-      const parsed = parseJson(res);
+      // A success's list may stay unparsed: the envelope around it is parsed (and checked) alone.
+      const cut =
+        call.listPath && res.status >= 200 && res.status < 300 ? cutList(res.body, call.listPath) : undefined;
+      const parsed = cut ? parseText(cut.envelope) : parseJson(res);
       const body = parsed.ok ? parsed.value : undefined;
       const kind = classifyResponse(res, body, def.errors, call.graphql === true);
       if (kind) {
@@ -570,7 +594,7 @@ export class ConnectorRuntime {
         const message = `${def.name} returned a response to ${operation} that is not valid JSON (HTTP ${res.status}, ${type}).`;
         return { ok: false, retryable: false, error: new DomainError('UPSTREAM_BAD_RESPONSE', message) };
       }
-      return { ok: true, value: { res, body, authQuery } };
+      return { ok: true, value: { res, body, authQuery, ...(cut ? { list: cut.list } : {}) } };
     });
   }
 
@@ -635,6 +659,45 @@ function emptyPage(action: ActionDefinition): ExecuteOutput {
   const meta: Record<string, unknown> = {};
   for (const name of Object.keys(action.meta ?? {})) meta[name] = null;
   return { result: [], connector_metadata: { ...meta, has_next_page: false, end_cursor: null } };
+}
+
+/**
+ * An answer whose list stays as the provider's bytes until someone reads `result`: the sync hands the bytes to
+ * its writer, which parses them there.
+ */
+function unparsedOutput(
+  list: Buffer,
+  connector_metadata: ExecuteOutput['connector_metadata'],
+  provider: string,
+  operation: string,
+): ExecuteOutput {
+  let parsed: { value: unknown } | undefined;
+  return {
+    rawResult: list,
+    unparsed: true,
+    connector_metadata,
+    get result() {
+      if (!parsed) {
+        const out = parseText(list.toString('utf8'));
+        if (!out.ok) {
+          throw new DomainError(
+            'UPSTREAM_BAD_RESPONSE',
+            `${provider} returned a list of records for ${operation} that is not valid JSON.`,
+          );
+        }
+        parsed = { value: out.value };
+      }
+      return parsed.value;
+    },
+  };
+}
+
+function parseText(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 function parseJson(res: UpstreamResponse): { ok: true; value: unknown } | { ok: false } {

@@ -128,3 +128,30 @@ export function arrayElements(doc: Buffer): number[] | undefined {
     else return doc[i] === CLOSE_ARRAY ? bounds : undefined;
   }
 }
+
+/**
+ * The list at `path` of a document not parsed yet (`[]`: the whole document is the list), cut out of it: its
+ * bytes, and the text of the rest with an empty list in its place (the envelope, for the caller to parse). The
+ * list's own bytes are only scanned for where it ends; whoever reads its records parses them. Undefined: no
+ * list there, or not where a well-formed document would have it.
+ */
+export function cutList(
+  doc: Buffer,
+  path: readonly string[],
+): { list: Buffer; envelope: string } | undefined {
+  let start = skipSpace(doc, 0);
+  let end = doc.length;
+  for (const key of path) {
+    const found = member(doc, start, key);
+    if (!found) return undefined;
+    [start, end] = found;
+  }
+  if (doc[start] !== OPEN_ARRAY) return undefined;
+  if (path.length === 0) {
+    end = valueEndAt(doc, start);
+    if (end < 0 || skipSpace(doc, end) !== doc.length) return undefined;
+    return { list: doc.subarray(start, end), envelope: '[]' };
+  }
+  const envelope = `${doc.toString('utf8', 0, start)}[]${doc.toString('utf8', end)}`;
+  return { list: doc.subarray(start, end), envelope };
+}

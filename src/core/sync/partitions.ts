@@ -11,6 +11,8 @@ export type ListEntity = (
   entity: string,
   params: Record<string, unknown>,
   action?: 'list' | 'api_search',
+  /** The records are stored as they came: the runtime may leave them unparsed (ExecuteInput.unparsedRecords). */
+  unparsed?: boolean,
 ) => ReturnType<ConnectorRuntime['execute']>;
 
 /** The list params of each partition: one empty partition unless the definition partitions the entity. */

@@ -16,13 +16,14 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DefinitionRegistry } from '../../connectors/registry.ts';
-import { type ConnectorRuntime, recordTexts } from '../../connectors/runtime/executor.ts';
+import { type ConnectorRuntime, type ExecuteOutput, recordTexts } from '../../connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { columnValue, definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
 import type { Vault } from '../../security/vault.ts';
 import type {
   EncodedRecords,
   EntitySyncStatus,
+  PageCommit,
   Store,
   SyncCheckpoint,
   SyncJob,
@@ -69,6 +70,8 @@ const AUTH_CODES = new Set([
 const COUNT_EVERY_MS = 2000;
 /** A batch of pages is written once it holds this many records or is this old. */
 const BATCH_RECORDS = 2000;
+/** Or, for pages given to the store as bytes (counted once written), this many bytes of them. */
+const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_MS = 1000;
 /**
  * Batches handed to the store's writer and not yet written. More than one keeps the provider busy while the
@@ -79,7 +82,10 @@ const WRITES_IN_FLIGHT = 3;
 
 class LeaseLost extends Error {}
 
-const EMPTY_PAGE = { result: [], connector_metadata: { has_next_page: false, end_cursor: null } };
+const EMPTY_PAGE: ExecuteOutput = {
+  result: [],
+  connector_metadata: { has_next_page: false, end_cursor: null },
+};
 
 export class SyncWorker {
   /** host:pid:random — a restarted process on this host can tell its predecessor's leases are orphaned. */
@@ -197,8 +203,8 @@ export class SyncWorker {
       return;
     }
     const call = openConnectorCall(this.deps, job.organization_id, connector, stored, def);
-    const list = (entity: string, params: Record<string, unknown>, action: 'list' | 'api_search' = 'list') =>
-      this.deps.runtime.execute({ ...call, entity, action, params });
+    const list: ListEntity = (entity, params, action = 'list', unparsed = false) =>
+      this.deps.runtime.execute({ ...call, entity, action, params, unparsedRecords: unparsed });
 
     try {
       ended(await this.pass(job, def, layout, connector.replication_config, list));
@@ -264,6 +270,12 @@ export class SyncWorker {
     let lastCommit = this.deps.now().getTime();
     let batch: EncodedRecords[] = [];
     let batchRecords = 0;
+    let batchBytes = 0;
+    // A store that decodes pages where it writes them (SQLite's writer thread) is given the provider's bytes,
+    // unless this pass needs the records as they arrive: to stop at the bound of a list read newest first, or
+    // to start a new query before the provider's cap.
+    const encodeBytes = store.encodeBytes?.bind(store);
+    const asBytes = encodeBytes !== undefined && inc?.order !== 'descending' && spec.query_cap === undefined;
 
     // A Unix bound goes to a string param as text (Slack's `oldest`).
     const action = spec.action ?? 'list';
@@ -278,7 +290,7 @@ export class SyncWorker {
         params[inc.param] = boundFor(inc.param, formatBound(since, inc.format, inc.lookback_seconds));
       if (inc?.until && at.until) params[inc.until] = boundFor(inc.until, formatBound(at.until, inc.format));
       if (at.cursor) params.cursor = at.cursor;
-      const page = list(layout.entity, params, action);
+      const page = list(layout.entity, params, action, asBytes);
       if (!spec.not_found_is_empty) return page;
       // Gong answers a window without calls 404 "No calls found for the specified period".
       return page.catch((err: unknown) => {
@@ -291,18 +303,28 @@ export class SyncWorker {
     // while the next ones are fetched and serialised: up to WRITES_IN_FLIGHT at once, written in order, each
     // with the checkpoint after it.
     let pending = cp.partition < partitions.length ? fetchPage(cp) : undefined;
-    const writing: Array<Promise<boolean>> = [];
-    /** Waits until at most `inFlight` batches are being written; a lost lease ends the pass. */
+    const writing: Array<Promise<PageCommit>> = [];
+    /**
+     * Waits until at most `inFlight` batches are being written; a lost lease ends the pass. The highs the store
+     * found in pages given as bytes join the checkpoint's.
+     */
     const written = async (inFlight = 0) => {
       while (writing.length > inFlight) {
-        if (!(await writing.shift())) throw new LeaseLost();
+        const done = await writing.shift();
+        if (!done?.held) throw new LeaseLost();
+        const later = Object.entries(done.highs).filter(
+          ([k, v]) => !(Date.parse(v) <= Date.parse(cp.highs[k] ?? '')),
+        );
+        if (later.length > 0) cp = { ...cp, highs: { ...cp.highs, ...Object.fromEntries(later) } };
       }
     };
     try {
       while (pending) {
         const out = await pending;
         pending = undefined;
-        const records = Array.isArray(out.result) ? out.result : [];
+        // Left as bytes by the runtime, the records are parsed where they are written; the pass reads none here.
+        const bytes = out.unparsed && encodeBytes ? out.rawResult : undefined;
+        const records = bytes ? [] : Array.isArray(out.result) ? out.result : [];
         let highs = cp.highs;
         if (incField) {
           const key = partitionKey(partitions[cp.partition] ?? {});
@@ -346,10 +368,14 @@ export class SyncWorker {
         cp = next;
         // Encoded now, while the next page is on its way: the provider isn't left waiting for a batch's worth.
         // Each record's JSON is kept as the provider wrote it rather than serialised again.
-        const texts = recordTexts(out);
-        const encoded = store.encode(job.connector_id, layout, records, cp.generation, this.iso(), texts);
+        const high = incField ? { field: incField.name, key } : undefined;
+        const encoded =
+          bytes && encodeBytes
+            ? encodeBytes(job.connector_id, layout, bytes, cp.generation, this.iso(), high)
+            : store.encode(job.connector_id, layout, records, cp.generation, this.iso(), recordTexts(out));
         batch.push(encoded);
         batchRecords += encoded.count;
+        batchBytes += encoded.bytes ?? 0;
         // Pages are written in batches: one transaction per page made the commit (index pages and full-text
         // segments written to the WAL) the largest cost of a backfill. The first page is written at once, so
         // the entity becomes searchable (Preview) as early as possible; a crash loses at most the batches not
@@ -360,6 +386,7 @@ export class SyncWorker {
           !pending ||
           this.stopping ||
           batchRecords >= BATCH_RECORDS ||
+          batchBytes >= BATCH_BYTES ||
           nowMs - lastCommit >= BATCH_MS;
         if (flush) {
           await written(WRITES_IN_FLIGHT - 1);
@@ -378,12 +405,15 @@ export class SyncWorker {
           write.catch(() => undefined);
           const observer = this.deps.observer;
           if (observer) {
-            const batchCount = batchRecords;
-            write.then((held) => held && observer.recordsWritten(def.slug, layout.entity, batchCount), noop);
+            write.then(
+              (done) => done.held && observer.recordsWritten(def.slug, layout.entity, done.records),
+              noop,
+            );
           }
           writing.push(write);
           batch = [];
           batchRecords = 0;
+          batchBytes = 0;
           lastCommit = nowMs;
         }
         if (this.stopping && cp.partition < partitions.length) {

@@ -15,6 +15,7 @@ import type {
   EntitySyncStatus,
   IndexPage,
   NextPass,
+  PageCommit,
   SyncCheckpoint,
   SyncJob,
 } from '../port.ts';
@@ -241,12 +242,13 @@ export class PostgresContextStore implements ContextStoreRepo {
     state: { status: EntitySyncStatus; ready_for_search: boolean; count: boolean },
     now: string,
     leaseUntil: string,
-  ) {
+  ): Promise<PageCommit> {
     const { layout } = page;
     const rows = lastOfEachKey(
       page.pages.flatMap((p) => p.rows as unknown[][]),
       0,
     );
+    const written = (held: boolean): PageCommit => ({ held, records: held ? rows.length : 0, highs: {} });
     return this.tx(async (client) => {
       await client.query(ASYNC_COMMIT);
       const held = await this.updateLeased(
@@ -256,14 +258,14 @@ export class PostgresContextStore implements ContextStoreRepo {
          attempts = 0, last_error = NULL`,
         [JSON.stringify(checkpoint), leaseUntil, state.status, state.ready_for_search ? 1 : 0, now],
       );
-      if (!held) return false;
+      if (!held) return written(false);
       const key = await this.keyOf(client, job.connector_id);
-      if (key === undefined) return false; // the connector is gone: nothing to keep
+      if (key === undefined) return written(false); // the connector is gone: nothing to keep
       if (rows.length > 0) {
         await client.query(upsertSql(layout), [key, ...PostgresContextStore.columns(rows)]);
       }
       if (state.count) await this.countInto(client, job, layout, key);
-      return true;
+      return written(true);
     });
   }
 

@@ -3,6 +3,7 @@
  * request at a time, in the order they were sent.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { isDomainError } from '../../core/errors.ts';
 import { openSqliteFile } from './connection.ts';
 import { WRITE_OPS, type WriterReply, type WriterRequest } from './context-writer.ts';
 import { ContextStoreWrites } from './context-writes.ts';
@@ -14,7 +15,11 @@ const data = workerData as { file: string; gate: Int32Array };
 const db = openSqliteFile(data.file);
 const gate = WriteGate.from(data.gate);
 // Each transaction waits for its turn at the write gate: request-path writes go first.
-const writes = new ContextStoreWrites(db, (transaction) => gate.run(transaction));
+const writes = new ContextStoreWrites(
+  db,
+  (transaction) => gate.run(transaction),
+  () => gate.wanted(),
+);
 
 const ops = new Set<string>(WRITE_OPS);
 
@@ -31,8 +36,9 @@ port.on('message', (request: WriterRequest) => {
     const fn = writes[request.op] as (arg: unknown) => unknown;
     reply = { id: request.id, ok: true, value: fn.call(writes, request.arg) };
   } catch (err) {
-    // SQLite's messages name tables and constraints, never bound values: safe to pass on.
-    reply = { id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+    // SQLite's messages name tables and constraints, never bound values: safe to pass on; ours name no record.
+    const message = err instanceof Error ? err.message : String(err);
+    reply = { id: request.id, ok: false, message, ...(isDomainError(err) ? { code: err.code } : {}) };
   }
   port.postMessage(reply);
 });

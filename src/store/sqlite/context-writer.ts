@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { DomainError, type ErrorCode } from '../../core/errors.ts';
 import type { Database } from '../schema.ts';
 import { ContextStoreWrites } from './context-writes.ts';
 import type { WriteGate } from './write-gate.ts';
@@ -25,6 +26,7 @@ export const WRITE_OPS = [
   'releaseOwner',
   'dropConnector',
   'commitPage',
+  'decode',
   'finishPass',
   'forgetStatements',
   'stats',
@@ -61,7 +63,12 @@ export class LocalContextWriter implements ContextWriter {
 export type WriterRequest = { id: number; op: WriteOp | 'close'; arg?: unknown };
 export type WriterReply =
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; message: string };
+  | {
+      id: number;
+      ok: false;
+      message: string /** a DomainError's code (the provider's answer was bad) */;
+      code?: ErrorCode;
+    };
 
 /**
  * The entry of a worker thread running the TypeScript module `moduleUrl` (given without its extension). The
@@ -98,6 +105,7 @@ export class ThreadContextWriter implements ContextWriter {
       if (!call) return;
       this.pending.delete(reply.id);
       if (reply.ok) call.resolve(reply.value);
+      else if (reply.code) call.reject(new DomainError(reply.code, reply.message));
       else call.reject(new Error(`context store writer: ${reply.message}`));
     });
     const gone = (err: Error) => {

@@ -86,10 +86,12 @@ export async function openSqliteStore(
     const memory = options.file === ':memory:';
     const search = options.search ?? DEFAULT_SEARCH;
     const writer = memory ? new LocalContextWriter(raw, db) : new ThreadContextWriter(options.file, gate);
+    // The same thread code, used only to decode pages (it never takes the write lock).
+    const decoder = memory ? writer : new ThreadContextWriter(options.file, gate);
     const readers = memory
       ? new LocalSearchReaders(raw, db, search.timeoutMs)
       : new ThreadSearchReaders(options.file, search);
-    const contextStore = new SqliteContextStore(raw, db, writer, gate, readers);
+    const contextStore = new SqliteContextStore(raw, db, writer, gate, readers, decoder);
     return { store: new KyselyStore(db, db, contextStore), applied };
   } catch (err) {
     await db.destroy();

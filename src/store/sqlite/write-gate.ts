@@ -38,6 +38,11 @@ export class WriteGate {
     if (Atomics.sub(this.cells, WANT, 1) === 1) Atomics.notify(this.cells, WANT);
   }
 
+  /** Writer thread: whether a main-thread write waits (or runs), so a long transaction should end early. */
+  wanted(): boolean {
+    return Atomics.load(this.cells, WANT) > 0;
+  }
+
   /** Writer thread: runs one transaction once no main-thread write wants the lock. */
   run<T>(transaction: () => T): T {
     for (;;) {

@@ -274,6 +274,15 @@ describe('context store sync and search (GitHub)', () => {
   });
 
   test('an incremental refresh picks up edited and new issues, asking only for what changed', async () => {
+    // The newest change the backfill saw (on SQLite found where the pages are decoded, the writer thread).
+    const newest = await search({
+      query: { sort: [{ updated_at: 'desc' }] },
+      limit: 1,
+      fields: ['updated_at'],
+    });
+    assert.equal(newest.status, 200, newest.body);
+    const high = (newest.json.result as Array<{ updated_at: string }>)[0]?.updated_at;
+    assert.ok(high);
     const edited = fake.updateIssue('ces-demo', 'widgets', 4, { title: 'Quasar flux capacitor meltdown' });
     const added = fake.addIssue('ces-demo', 'widgets', { title: 'Brand new zeppelin report' });
     const found = await waitFor('the edit and the new issue', async () => {
@@ -284,6 +293,9 @@ describe('context store sync and search (GitHub)', () => {
     assert.deepEqual(found, [edited.number, added.number]);
     const since = fake.requests.filter((r) => ISSUES_PATH.test(r.path) && r.path.includes('since='));
     assert.ok(since.length > 0, 'a refresh sends the since bound');
+    // The first refresh asks from the newest change the backfill saw.
+    const bound = new URL(since[0]!.path, 'http://fake.invalid').searchParams.get('since');
+    assert.equal(bound && new Date(bound).toISOString(), new Date(high).toISOString());
   });
 
   test('a full pass removes what the provider no longer has', async () => {

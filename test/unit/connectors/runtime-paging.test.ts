@@ -14,6 +14,11 @@ function handler(url: string) {
   return (req: { url: string }, res: import('node:http').ServerResponse) => {
     const u = new URL(req.url, url);
     const p = u.searchParams;
+    if (u.pathname === '/folders/broken/things') {
+      // Well-formed around its list, not within it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"total": 5, "things": [{"id": 1}, {"id": 2,}]}');
+    }
     if (u.pathname.startsWith('/folders/')) {
       if (u.pathname.endsWith('/things')) {
         const page = Number(p.get('page') ?? 1);
@@ -106,6 +111,56 @@ describe('ConnectorRuntime paging', () => {
     for (const entity of ['pages', 'offsets', 'cursors', 'links']) {
       assert.deepEqual((await collect(entity, {})).ids, [1, 2, 3, 4, 5], entity);
     }
+  });
+
+  describe('records asked for unparsed (the sync stores their bytes)', () => {
+    const bytes = (entity: string, params: Record<string, unknown>) =>
+      rt.execute({
+        connectorId: 'conn-1',
+        definition: def,
+        credentials: ACME_KEY,
+        config: ACME_CONFIG,
+        entity,
+        action: 'list',
+        params,
+        unparsedRecords: true,
+      });
+
+    it("leave the list as the provider's bytes where the runtime reads nothing inside it", async () => {
+      const first = await bytes('things', { folder: 'x' });
+      assert.equal(first.unparsed, true);
+      assert.equal(String(first.rawResult), '[{"id":1},{"id":2}]');
+      // What lies around the list is read as ever: meta, the next page.
+      assert.equal(first.connector_metadata.total, 5);
+      assert.equal(first.connector_metadata.has_next_page, true);
+      assert.deepEqual(first.result, [{ id: 1 }, { id: 2 }]);
+      const second = await bytes('things', { cursor: first.connector_metadata.end_cursor });
+      assert.equal(String(second.rawResult), '[{"id":3},{"id":4}]');
+      // Cursors and next URLs in the envelope, as for a whole-body list.
+      for (const entity of ['cursors', 'links']) {
+        const out = await bytes(entity, {});
+        assert.equal(out.unparsed, true, entity);
+        assert.equal(out.connector_metadata.has_next_page, true, entity);
+        assert.deepEqual(JSON.parse(String(out.rawResult)), [{ id: 1 }, { id: 2 }], entity);
+      }
+    });
+
+    it('are parsed where paging counts them or reads the last one', async () => {
+      for (const entity of ['pages', 'offsets']) {
+        const out = await bytes(entity, {});
+        assert.equal(out.unparsed, undefined, entity);
+        assert.deepEqual(out.result, [{ id: 1 }, { id: 2 }], entity);
+        assert.equal(out.connector_metadata.has_next_page, true, entity);
+      }
+    });
+
+    it('that are not JSON fail whoever reads them, with the error a parsed answer gets', async () => {
+      const out = await bytes('things', { folder: 'broken' });
+      assert.equal(out.unparsed, true);
+      const bad = (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_BAD_RESPONSE';
+      assert.throws(() => out.result, bad);
+      await assert.rejects(exec('things', 'list', { folder: 'broken' }), bad);
+    });
   });
 
   it('sends the definition headers and query-placed auth, but never puts the key into a cursor', async () => {
