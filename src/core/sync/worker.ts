@@ -271,7 +271,7 @@ export class SyncWorker {
     let batch: EncodedRecords[] = [];
     let batchRecords = 0;
     let batchBytes = 0;
-    // A store that decodes pages where it writes them (SQLite's writer thread) is given the provider's bytes,
+    // A store that decodes pages itself, off this thread (SQLite's decoder thread), is given the provider's bytes,
     // unless this pass needs the records as they arrive: to stop at the bound of a list read newest first, or
     // to start a new query before the provider's cap.
     const encodeBytes = store.encodeBytes?.bind(store);

@@ -29,16 +29,15 @@ import { dropIndexTableDdl, indexTableDdl } from './context-index.ts';
 import type { ContextWriter } from './context-writer.ts';
 import type { LeaseRef, ReleaseOutcome } from './context-writes.ts';
 import { type DecodedList, encodeRows, type ListPage } from './record-rows.ts';
+import { sqliteSearchDialect } from './search-dialect.ts';
+import type { SearchReaders } from './search-readers.ts';
+import type { WriteGate } from './write-gate.ts';
 
 /** A page given as bytes, being decoded. */
 interface PendingPage {
   decoded: Promise<DecodedList>;
   high: { field: string; key: string } | undefined;
 }
-
-import { sqliteSearchDialect } from './search-dialect.ts';
-import type { SearchReaders } from './search-readers.ts';
-import type { WriteGate } from './write-gate.ts';
 
 /** A fresh sync's columns: nothing fetched, a backfill due at once. */
 const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count = 0, last_error = NULL,

@@ -305,8 +305,10 @@ export class ContextStoreWrites {
       const step = this.tx(() => {
         const key = this.keyOf(lease.connector_id);
         if (key === undefined || !this.holds(lease)) return lost; // the connector is gone, or the lease
-        const before = (this.stmt(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${table}`).get() as { m: number })
-          .m;
+        const maxRid = () =>
+          (this.stmt(`SELECT COALESCE(MAX(rid), 0) AS m FROM ${table}`).get() as { m: number }).m;
+        const before = maxRid();
+        let chunkBefore = before;
         while (at < rows.length) {
           const end = Math.min(rows.length, at + CHUNK_ROWS);
           for (; at < end; at++) {
@@ -314,10 +316,14 @@ export class ContextStoreWrites {
             row[0] = key;
             upsert(row);
           }
+          // The rows the chunk inserted are the ones above the largest row id before it: their full-text
+          // entries are made with them (one statement for a whole batch was a request's longest wait).
+          if (fill) {
+            this.stmt(fill).run(chunkBefore);
+            if (at < rows.length) chunkBefore = maxRid();
+          }
           if (at < rows.length && this.othersWaiting()) break;
         }
-        // The rows this transaction inserted are the ones above the largest row id before it.
-        if (fill) this.stmt(fill).run(before);
         this.stmt(
           `UPDATE cs_syncs SET entity_count = COALESCE(entity_count, 0) + (SELECT count(*) FROM ${table} WHERE rid > @before)
            WHERE connector_id = @cid AND entity = @entity`,
