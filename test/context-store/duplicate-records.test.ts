@@ -7,14 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { definitionLayouts } from '../../src/context-store/layout.ts';
-import type { SyncJob } from '../../src/store/port.ts';
-import {
-  createGithubConnector,
-  GITHUB_DEFINITION_ID,
-  type Harness,
-  startWithGithub,
-} from '../connectors/github/harness.ts';
+import { claimGithubIssues, type Harness, startWithGithub } from '../connectors/github/harness.ts';
 
 describe('a batch holding one record twice', () => {
   let h: Harness;
@@ -26,19 +19,7 @@ describe('a batch holding one record twice', () => {
   after(() => close());
 
   test('keeps the last copy, and the full-text index stays sound', async () => {
-    const token = await h.token();
-    const created = await createGithubConnector(h, token);
-    assert.equal(created.status, 200, created.body);
-    const store = h.deps.store.contextStore;
-    const now = new Date().toISOString();
-    const until = new Date(Date.now() + 60_000).toISOString();
-    let job: SyncJob | undefined;
-    for (let i = 0; i < 50 && job?.entity !== 'issues'; i++) job = await store.claim('test', now, until);
-    assert.equal(job?.entity, 'issues');
-    const claimed = job as SyncJob;
-    const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
-      (l) => l.entity === 'issues',
-    )!;
+    const { job: claimed, layout, store, now, until } = await claimGithubIssues(h);
     const issue = (title: string) => ({ id: 42, number: 7, title, body: title, state: 'open' });
     const encoded = store.encode(
       claimed.connector_id,

@@ -2,15 +2,8 @@
 // the parsed record again: the store writes the text it is given, and serialises only records without one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { definitionLayouts } from '../../src/context-store/layout.ts';
 import { DomainError } from '../../src/core/errors.ts';
-import type { SyncJob } from '../../src/store/port.ts';
-import {
-  createGithubConnector,
-  GITHUB_DEFINITION_ID,
-  type Harness,
-  startWithGithub,
-} from '../connectors/github/harness.ts';
+import { claimGithubIssues, type Harness, startWithGithub } from '../connectors/github/harness.ts';
 
 describe("the provider's record text", () => {
   let h: Harness;
@@ -22,18 +15,7 @@ describe("the provider's record text", () => {
   after(() => close());
 
   test('is stored as given, and a record without one is serialised', async () => {
-    const token = await h.token();
-    const created = await createGithubConnector(h, token);
-    assert.equal(created.status, 200, created.body);
-    const store = h.deps.store.contextStore;
-    const now = new Date().toISOString();
-    const until = new Date(Date.now() + 60_000).toISOString();
-    let job: SyncJob | undefined;
-    for (let i = 0; i < 50 && job?.entity !== 'issues'; i++) job = await store.claim('test', now, until);
-    assert.equal(job?.entity, 'issues');
-    const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
-      (l) => l.entity === 'issues',
-    )!;
+    const { job, layout, store, now, until } = await claimGithubIssues(h);
     // As a provider may write them: a key order, number forms and escapes JSON.stringify would not keep.
     const texts = [
       '{"number":7,"id":41,"title":"caf\\u00e9","score":1.50}',
@@ -41,9 +23,9 @@ describe("the provider's record text", () => {
     ];
     const records = texts.map((t) => JSON.parse(t));
     records.push({ id: 43, number: 9, title: 'c' });
-    const encoded = store.encode(job!.connector_id, layout, records, 1, now, [...texts]);
+    const encoded = store.encode(job.connector_id, layout, records, 1, now, [...texts]);
     const held = await store.commitPage(
-      job!,
+      job,
       { layout, pages: [encoded] },
       { cursor: null } as never,
       { status: 'Preview', ready_for_search: true, count: true },
@@ -72,26 +54,15 @@ describe("the provider's record text", () => {
       assert.equal(h.database, 'postgres');
       return;
     }
-    const token = await h.token();
-    const created = await createGithubConnector(h, token);
-    assert.equal(created.status, 200, created.body);
-    const now = new Date().toISOString();
-    const until = new Date(Date.now() + 60_000).toISOString();
-    let job: SyncJob | undefined;
-    for (let i = 0; i < 50 && !(job?.entity === 'issues' && job.connector_id === created.json.id); i++)
-      job = await store.claim('test-bytes', now, until);
-    assert.equal(job?.entity, 'issues');
-    const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
-      (l) => l.entity === 'issues',
-    )!;
+    const { job, layout, now, until } = await claimGithubIssues(h);
     const page = (text: string) =>
-      store.encodeBytes!(job!.connector_id, layout, Buffer.from(text), 1, now, {
+      store.encodeBytes!(job.connector_id, layout, Buffer.from(text), 1, now, {
         field: 'updated_at',
         key: 'a/b',
       });
     const commit = (text: string) =>
       store.commitPage(
-        job!,
+        job,
         { layout, pages: [page(text)] },
         { cursor: null, highs: { 'a/b': '2024-05-01T00:00:00.000Z' } } as never,
         { status: 'Preview', ready_for_search: true, count: true },
@@ -105,11 +76,11 @@ describe("the provider's record text", () => {
     const done = await commit(`[${texts.join(',')}]`);
     assert.deepEqual(done, { held: true, records: 2, highs: { 'a/b': '2024-06-01T10:00:00.000Z' } });
     const [sync] = await h.query(
-      `SELECT checkpoint FROM cs_syncs WHERE connector_id = '${job!.connector_id}' AND entity = 'issues'`,
+      `SELECT checkpoint FROM cs_syncs WHERE connector_id = '${job.connector_id}' AND entity = 'issues'`,
     );
     assert.equal(JSON.parse(String(sync?.checkpoint)).highs['a/b'], '2024-06-01T10:00:00.000Z');
     const key = (
-      await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job!.connector_id}'`)
+      await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job.connector_id}'`)
     )[0]?.connector_key;
     const rows = await h.query(
       `SELECT data FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f0_id`,

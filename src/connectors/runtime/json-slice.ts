@@ -18,14 +18,18 @@ const CLOSE_ARRAY = 0x5d;
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 export function jsonSlice(doc: Buffer, path: readonly string[]): Buffer | undefined {
-  let start = skipSpace(doc, 0);
-  let end = doc.length;
+  const found = path.length === 0 ? undefined : locate(doc, path);
+  return found && doc.subarray(found[0], found[1]);
+}
+
+/** [start, end) of the value at `path` (`[]`: from the document's first byte to its end); undefined if none. */
+function locate(doc: Buffer, path: readonly string[]): [number, number] | undefined {
+  let found: [number, number] | undefined = [skipSpace(doc, 0), doc.length];
   for (const key of path) {
-    const found = member(doc, start, key);
+    found = member(doc, found[0], key);
     if (!found) return undefined;
-    [start, end] = found;
   }
-  return path.length === 0 ? undefined : doc.subarray(start, end);
+  return found;
 }
 
 function skipSpace(doc: Buffer, at: number): number {
@@ -139,13 +143,10 @@ export function cutList(
   doc: Buffer,
   path: readonly string[],
 ): { list: Buffer; envelope: string } | undefined {
-  let start = skipSpace(doc, 0);
-  let end = doc.length;
-  for (const key of path) {
-    const found = member(doc, start, key);
-    if (!found) return undefined;
-    [start, end] = found;
-  }
+  const found = locate(doc, path);
+  if (!found) return undefined;
+  const start = found[0];
+  let end = found[1];
   if (doc[start] !== OPEN_ARRAY) return undefined;
   if (path.length === 0) {
     end = valueEndAt(doc, start);

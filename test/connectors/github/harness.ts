@@ -1,3 +1,6 @@
+import assert from 'node:assert/strict';
+import { definitionLayouts } from '../../../src/context-store/layout.ts';
+import type { SyncJob } from '../../../src/store/port.ts';
 import { type Harness, startHarness } from '../../helpers/harness.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './fake/index.ts';
 
@@ -32,6 +35,27 @@ export async function createGithubConnector(
       ...overrides,
     },
   });
+}
+
+/**
+ * A new GitHub connector's `issues` sync, claimed by hand, with its index layout and the lease's times: for tests
+ * that write pages to the store themselves (start the harness with CES_SYNC_ENABLED=false).
+ */
+export async function claimGithubIssues(h: Harness) {
+  const created = await createGithubConnector(h, await h.token());
+  assert.equal(created.status, 200, created.body);
+  const store = h.deps.store.contextStore;
+  const now = new Date().toISOString();
+  const until = new Date(Date.now() + 60_000).toISOString();
+  const mine = (j: SyncJob | undefined): j is SyncJob =>
+    j?.entity === 'issues' && j.connector_id === created.json.id;
+  let job: SyncJob | undefined;
+  for (let i = 0; i < 50 && !mine(job); i++) job = await store.claim('test', now, until);
+  assert.ok(mine(job), 'the issues sync of the new connector');
+  const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
+    (l) => l.entity === 'issues',
+  )!;
+  return { job, layout, store, now, until };
 }
 
 export type { GithubFake, Harness };
