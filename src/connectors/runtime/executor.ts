@@ -118,8 +118,9 @@ export interface ExecuteInput {
 export interface ExecuteOutput {
   result: unknown;
   /**
-   * When `result` is the whole upstream body: that body's bytes, exactly as the provider sent them (they parsed
-   * as JSON, so they are valid). Lets the HTTP layer write them into the reply without serialising again.
+   * `result`'s bytes, exactly as the provider sent them: the whole body, or the list the record selector names.
+   * They parsed as JSON (unless `unparsed`), so the HTTP layer writes them into the reply without serialising
+   * again.
    */
   rawResult?: Buffer;
   /**
