@@ -135,24 +135,25 @@ export function arrayElements(doc: Buffer): number[] | undefined {
 
 /**
  * The list at `path` of a document not parsed yet (`[]`: the whole document is the list), cut out of it: its
- * bytes, and the text of the rest with an empty list in its place (the envelope, for the caller to parse). The
- * list's own bytes are only scanned for where it ends; whoever reads its records parses them. Undefined: no
- * list there, or not where a well-formed document would have it.
+ * bytes, and the text of the rest with an empty list in its place (the envelope, for the caller to parse). A
+ * nested list is scanned for where it ends; a whole document is taken from its first to its last bracket,
+ * unscanned. Either way whoever reads the records parses them, which checks them. Undefined: no list there, or
+ * not where a well-formed document would have it.
  */
 export function cutList(
   doc: Buffer,
   path: readonly string[],
 ): { list: Buffer; envelope: string } | undefined {
-  const found = locate(doc, path);
-  if (!found) return undefined;
-  const start = found[0];
-  let end = found[1];
-  if (doc[start] !== OPEN_ARRAY) return undefined;
   if (path.length === 0) {
-    end = valueEndAt(doc, start);
-    if (end < 0 || skipSpace(doc, end) !== doc.length) return undefined;
-    return { list: doc.subarray(start, end), envelope: '[]' };
+    const start = skipSpace(doc, 0);
+    let last = doc.length - 1;
+    while (last > start && isSpace(doc[last])) last--;
+    if (doc[start] !== OPEN_ARRAY || doc[last] !== CLOSE_ARRAY) return undefined;
+    return { list: doc.subarray(start, last + 1), envelope: '[]' };
   }
+  const found = locate(doc, path);
+  if (!found || doc[found[0]] !== OPEN_ARRAY) return undefined;
+  const [start, end] = found;
   const envelope = `${doc.toString('utf8', 0, start)}[]${doc.toString('utf8', end)}`;
   return { list: doc.subarray(start, end), envelope };
 }

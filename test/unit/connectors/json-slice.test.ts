@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { atPath } from '../../../src/connectors/runtime/dpath.ts';
 import { recordTexts } from '../../../src/connectors/runtime/executor.ts';
-import { arrayElements, jsonSlice } from '../../../src/connectors/runtime/json-slice.ts';
+import { arrayElements, cutList, jsonSlice } from '../../../src/connectors/runtime/json-slice.ts';
 
 const slice = (text: string, path: string[]) => jsonSlice(Buffer.from(text), path)?.toString('utf8');
 
@@ -103,5 +103,37 @@ describe('arrayElements', () => {
       recordTexts({ result: { id: 1 }, rawResult: Buffer.from('{"id":1}'), connector_metadata: meta }),
       undefined,
     );
+  });
+});
+
+describe('cutList', () => {
+  const cut = (text: string, path: string[]) => {
+    const found = cutList(Buffer.from(text), path);
+    return found && { list: found.list.toString('utf8'), envelope: found.envelope };
+  };
+
+  it('cuts a nested list out of its envelope, the last of a repeated key as JSON.parse reads it', () => {
+    assert.deepEqual(cut('{"next":"a]","tickets": [{"id":1}, {"s":"]}"}] ,"count":2}', ['tickets']), {
+      list: '[{"id":1}, {"s":"]}"}]',
+      envelope: '{"next":"a]","tickets": [] ,"count":2}',
+    });
+    const twice = cut('{"a":[1],"b":{"c":[2]},"a":[3]}', ['a'])!;
+    assert.equal(twice.list, '[3]');
+    assert.deepEqual(JSON.parse(twice.envelope), { a: [], b: { c: [2] } });
+    assert.equal(cut('{"data":{"nodes":[4]}}', ['data', 'nodes'])?.list, '[4]');
+  });
+
+  it('takes a whole-document list from its first to its last bracket, for the reader to parse', () => {
+    assert.deepEqual(cut(' \n[1, {"a":2}]\n ', []), { list: '[1, {"a":2}]', envelope: '[]' });
+    // Not one list: the bytes go to whoever parses them, who refuses them.
+    assert.equal(cut('[1] [2]', [])?.list, '[1] [2]');
+  });
+
+  it('answers undefined where there is no list', () => {
+    assert.equal(cut('{"tickets":{"id":1}}', ['tickets']), undefined);
+    assert.equal(cut('{"other":[1]}', ['tickets']), undefined);
+    assert.equal(cut('{"id":1}', []), undefined);
+    assert.equal(cut('[1', []), undefined);
+    assert.equal(cut('{"tickets":[1,2}', ['tickets']), undefined);
   });
 });
