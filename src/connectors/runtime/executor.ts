@@ -32,7 +32,7 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { arrayElements, cutList, jsonSlice } from './json-slice.ts';
+import { cutList, elementTexts, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
@@ -137,12 +137,8 @@ export interface ExecuteOutput {
  * bytes.
  */
 export function recordTexts(output: ExecuteOutput): string[] | undefined {
-  const raw = output.rawResult;
-  const bounds = raw && Array.isArray(output.result) ? arrayElements(raw) : undefined;
-  if (!raw || !bounds || bounds.length !== (output.result as unknown[]).length * 2) return undefined;
-  const texts: string[] = new Array(bounds.length / 2);
-  for (let i = 0; i < texts.length; i++) texts[i] = raw.toString('utf8', bounds[2 * i], bounds[2 * i + 1]);
-  return texts;
+  const { rawResult, result } = output;
+  return rawResult && Array.isArray(result) ? elementTexts(rawResult, result.length) : undefined;
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);

@@ -157,3 +157,15 @@ export function cutList(
   const envelope = `${doc.toString('utf8', 0, start)}[]${doc.toString('utf8', end)}`;
   return { list: doc.subarray(start, end), envelope };
 }
+
+/**
+ * Each element's text of a JSON array document that parsed already into `count` elements (a page of records as
+ * the provider sent it); undefined if the bytes do not hold that many.
+ */
+export function elementTexts(doc: Buffer, count: number): string[] | undefined {
+  const bounds = arrayElements(doc);
+  if (!bounds || bounds.length !== count * 2) return undefined;
+  const texts: string[] = new Array(count);
+  for (let i = 0; i < count; i++) texts[i] = doc.toString('utf8', bounds[2 * i], bounds[2 * i + 1]);
+  return texts;
+}

@@ -4,7 +4,7 @@
  * encoding off the thread that answers requests. A row: connector id (the writer puts its key in its place),
  * record key, the record's JSON, sync generation, synced at, then each field's column value.
  */
-import { arrayElements } from '../../connectors/runtime/json-slice.ts';
+import { elementTexts } from '../../connectors/runtime/json-slice.ts';
 import { columnValue, type EntityLayout, recordKey } from '../../context-store/layout.ts';
 import { DomainError } from '../../core/errors.ts';
 
@@ -67,13 +67,7 @@ export function decodeList(page: ListPage, layout: EntityLayout): DecodedList {
       `The provider (${layout.slug}) returned no list of ${layout.entity}.`,
     );
   }
-  const bounds = arrayElements(bytes);
-  let texts: string[] | undefined;
-  if (bounds && bounds.length === records.length * 2) {
-    texts = new Array(records.length);
-    for (let i = 0; i < records.length; i++)
-      texts[i] = bytes.toString('utf8', bounds[2 * i], bounds[2 * i + 1]);
-  }
+  const texts = elementTexts(bytes, records.length);
   const rows = encodeRows(page.connectorId, layout, records, page.generation, page.syncedAt, texts);
   if (!page.high) return { rows };
   const at = FIRST_FIELD + [...layout.fields.keys()].indexOf(page.high.field);
