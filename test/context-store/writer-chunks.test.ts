@@ -148,4 +148,38 @@ describe('SQLite writer batches', () => {
     assert.deepEqual(commit(200, 100, true).done, { held: true, records: 100 });
     assert.equal(synced().entity_count, 500);
   });
+
+  test('the end of a pass: count and reconcile in one short transaction, then one per index for its statistics', () => {
+    commit(500, 700, false);
+    let transactions = 0;
+    const writes = new ContextStoreWrites(raw, (transaction) => {
+      transactions++;
+      return transaction();
+    });
+    // Generation 2 saw only the first 1,000 records: the reconcile drops the other 200.
+    raw.prepare(`UPDATE "${issues.table}" SET sync_generation = 2 WHERE rid <= 1000`).run();
+    const done = writes.finishPass({
+      lease: { connector_id: connectorId, entity: 'issues', lease_owner: 'w1' },
+      layout: issues,
+      next: { pass: 'incremental', run_after: T1, high_water: null, generation: 2, reconcile: true },
+      now: T1,
+    });
+    assert.deepEqual(done, { held: true, analyzed: true });
+    assert.equal(synced().entity_count, 1000);
+    const indexes = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?")
+      .all(issues.table) as { name: string }[];
+    assert.ok(indexes.length >= 3, 'primary key, connector and field indexes');
+    // The pass's own writes, then one transaction per index, then the size the statistics were taken at.
+    assert.equal(transactions, 1 + indexes.length + 1);
+    const analyzed = raw
+      .prepare('SELECT idx FROM sqlite_stat1 WHERE tbl = ? ORDER BY idx')
+      .all(issues.table) as {
+      idx: string;
+    }[];
+    assert.deepEqual(
+      analyzed.map((r) => r.idx),
+      indexes.map((r) => r.name).sort(),
+    );
+  });
 });

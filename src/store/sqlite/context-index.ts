@@ -114,15 +114,25 @@ export function dropIndexTableDdl(layout: EntityLayout): string[] {
   return out;
 }
 
+/** The names of an index table's B-tree indexes (one `?`: the table). */
+export const INDEX_NAMES_SQL =
+  "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name";
+
 /**
  * Refreshes the planner statistics of an index table; run it after a backfill and when a table's size has
  * changed a lot. Without statistics SQLite takes `connector_id = ?` to select a handful of rows and prefers
  * scanning one connector's rows over a field's index (seen: `in`, a range with a sort on another field and
  * `or` taking hundreds of milliseconds at 200k records instead of under one). A sampled ANALYZE
- * (`analysis_limit`) is not enough: range estimates need its full statistics (sqlite_stat4).
+ * (`analysis_limit`) is not enough: it gathers no sqlite_stat4, which range estimates need, and its row counts
+ * per connector were off by a factor of 1,000 at 1M rows.
+ *
+ * One statement per index (`indexes`: INDEX_NAMES_SQL's answer), each meant for a transaction of its own:
+ * ANALYZE holds the write lock throughout, and the whole table took 0.94 s at 1M GitHub issues (10 indexes)
+ * where its slowest index took 0.1 s. Together they gather what `ANALYZE <table>` does.
  */
-export function analyzeIndexTableSql(layout: EntityLayout): string {
-  return `ANALYZE ${quoteIdent(layout.table)}`;
+export function analyzeIndexTableSql(layout: EntityLayout, indexes: readonly string[]): string[] {
+  if (indexes.length === 0) return [`ANALYZE ${quoteIdent(layout.table)}`];
+  return indexes.map((name) => `ANALYZE ${quoteIdent(name)}`);
 }
 
 /** Installs the SQL functions search statements call; needed once on every connection that runs them. */
