@@ -30,6 +30,7 @@ export const WRITE_OPS = [
   'finishPass',
   'forgetStatements',
   'stats',
+  'checkpoint',
 ] as const;
 export type WriteOp = (typeof WRITE_OPS)[number];
 export type WriteArg<K extends WriteOp> = Parameters<ContextStoreWrites[K]>[0];
@@ -135,8 +136,9 @@ export class ThreadContextWriter implements ContextWriter {
   }
 
   async run<K extends WriteOp>(op: K, arg: WriteArg<K>): Promise<WriteResult<K>> {
-    // No thread yet: nothing of its own to forget.
+    // No thread yet: nothing of its own to forget. Closing: closing the last connection checkpoints anyway.
     if (op === 'forgetStatements' && !this.worker) return undefined as WriteResult<K>;
+    if (op === 'checkpoint' && this.closing) return undefined as WriteResult<K>;
     return this.call<WriteResult<K>>(op, arg);
   }
 

@@ -112,6 +112,19 @@ export class ContextStoreWrites {
     return decodeList(a.page, a.layout);
   }
 
+  /**
+   * Copies the WAL into the database file, passively (writers go on meanwhile). The writer thread does this after
+   * its own writes and when the request path's connection has written (see openSqliteStore): SQLite's automatic
+   * checkpoint would run at the end of a commit instead, a request's write waiting for it.
+   */
+  checkpoint(_?: undefined): void {
+    try {
+      this.raw.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Not fatal: the WAL is copied at the next checkpoint instead.
+    }
+  }
+
   /** Index tables were rebuilt (start-up): statements prepared over the old ones are stale. */
   forgetStatements(_?: undefined): void {
     this.statements.clear();
