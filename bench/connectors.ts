@@ -9,7 +9,10 @@
 // Gong's definition declares Gong's documented limit of 3 requests/s, which ces enforces per connector; its pair is
 // run at that rate, one request at a time, so its figure is latency and CPU per request, not peak throughput.
 //
-// Usage: npm run bench:connectors [-- --duration 10 --connections 20 --latencies 0,50]
+// ces stores its data in SQLite, or with --store postgres in a database of the run's own on this machine's server.
+//
+// Usage: npm run bench:connectors [-- --duration 10 --connections 20 --latencies 0,50 --store sqlite
+//        --out connectors.json]
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -20,18 +23,33 @@ import {
   ZENDESK_FAKE_EMAIL,
   ZENDESK_FAKE_SUBDOMAIN,
 } from '../test/connectors/zendesk-support/fake/index.ts';
-import { cpuSeconds, launch, load, pacedLoad, postJson, startCes, stopAll, writeResults } from './lib.ts';
+import {
+  benchDatabase,
+  cpuSeconds,
+  launch,
+  load,
+  pacedLoad,
+  postJson,
+  startCes,
+  stopAll,
+  writeResults,
+} from './lib.ts';
 
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     latencies: { type: 'string', default: '0,50' },
+    store: { type: 'string', default: 'sqlite' },
+    out: { type: 'string', default: 'connectors.json' },
   },
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const latencies = values.latencies.split(',').map(Number);
+if (values.store !== 'sqlite' && values.store !== 'postgres')
+  throw new Error('--store is sqlite or postgres');
+const store = values.store;
 
 interface Case {
   slug: string;
@@ -96,7 +114,8 @@ async function runCase(c: Case, latencyMs: number) {
   });
   const origin = new URL(fake.url).origin;
   const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: origin });
-  const ces = await startCes({ [c.slug]: fake.url });
+  const database = store === 'postgres' ? await benchDatabase('ces_bench_connectors') : undefined;
+  const ces = await startCes({ [c.slug]: fake.url }, database ? { CES_DATABASE_URL: database.url } : {});
   try {
     const connector = (await postJson(
       ces.base,
@@ -143,6 +162,7 @@ async function runCase(c: Case, latencyMs: number) {
     };
   } finally {
     await stopAll();
+    await database?.drop();
     fs.rmSync(ces.dataDir, { recursive: true, force: true });
   }
 }
@@ -153,6 +173,7 @@ async function main() {
     node: process.version,
     cpus: os.cpus().length,
     duration_s: duration,
+    store,
   };
   for (const latencyMs of latencies) {
     const scenario: Record<string, unknown> = {};
@@ -162,7 +183,7 @@ async function main() {
     }
     results[`upstream_latency_${latencyMs}ms`] = scenario;
   }
-  writeResults('connectors.json', results);
+  writeResults(values.out, results);
 }
 
 main().catch(async (err) => {

@@ -35,6 +35,38 @@ export interface AdapterExtras {
   concurrencySlots?: SharedConcurrencySlots;
   /** This store's in-process holders (shared with the stores bound to its transactions). */
   mutex?: KeyedMutex;
+  /** The adapter's change signal (Store.changeVersion); without one, every call is a change. */
+  changes?: ChangeSignal;
+}
+
+/** Counts the changes an adapter sees (Store.changeVersion). */
+export class ChangeSignal {
+  private version = 0;
+
+  constructor(
+    private readonly source: {
+      /** Looks for a change made elsewhere (SQLite: another connection's commit); true when there was one. */
+      poll?: () => boolean;
+      /** false: changes may go unseen (PostgreSQL's listening connection is down): every call is a change. */
+      watching?: () => boolean;
+      /** Stops watching (the store closes). */
+      close?: () => Promise<void>;
+    } = {},
+  ) {}
+
+  /** Something changed: every number handed out so far is stale. */
+  bump(): void {
+    this.version++;
+  }
+
+  current(): number {
+    if (this.source.watching?.() === false || this.source.poll?.()) this.version++;
+    return this.version;
+  }
+
+  async close(): Promise<void> {
+    await this.source.close?.();
+  }
 }
 
 /** One holder per key at a time within this process: each caller runs after the previous one settles. */
@@ -90,12 +122,16 @@ export class KyselyStore implements Store {
     readonly contextStore: ContextStoreRepo,
     extras: AdapterExtras = {},
   ) {
-    this.extras = { ...extras, mutex: extras.mutex ?? new KeyedMutex() };
+    this.extras = {
+      ...extras,
+      mutex: extras.mutex ?? new KeyedMutex(),
+      changes: extras.changes ?? new ChangeSignal({ watching: () => false }),
+    };
     if (extras.rateBuckets) this.rateBuckets = extras.rateBuckets;
     if (extras.concurrencySlots) this.concurrencySlots = extras.concurrencySlots;
   }
 
-  private readonly extras: AdapterExtras & { mutex: KeyedMutex };
+  private readonly extras: AdapterExtras & { mutex: KeyedMutex; changes: ChangeSignal };
 
   readonly rateBuckets?: SharedRateBuckets;
   readonly concurrencySlots?: SharedConcurrencySlots;
@@ -113,11 +149,16 @@ export class KyselyStore implements Store {
       .execute((trx) => fn(new KyselyStore(trx, this.root, this.contextStore, this.extras)));
   }
 
+  changeVersion(): number {
+    return this.extras.changes.current();
+  }
+
   async ping(): Promise<void> {
     await this.db.selectFrom('organizations').select('id').limit(1).execute();
   }
 
   async close(): Promise<void> {
+    await this.extras.changes.close();
     await this.contextStore.close();
     await this.root.destroy();
   }

@@ -3,9 +3,11 @@
 // limits they hold together.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import type { Store } from '../../src/store/port.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { newConnector, newOrg, newWorkspace, T0, T1 } from './fixtures.ts';
 
 let db: TestDatabase;
@@ -25,6 +27,17 @@ after(async () => {
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `text` on the test database outside every store: the number of rows it answered. */
+async function adminQuery(text: string): Promise<number> {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
 
 describe('PostgreSQL, several processes', () => {
   it('exclusive: one holder of a key at a time across processes, others keys meanwhile free', async () => {
@@ -116,5 +129,45 @@ describe('PostgreSQL, several processes', () => {
     assert.ok(other);
     await pause(20);
     assert.ok(await stores[1]!.concurrencySlots!.tryAcquire('connector-d', 1, 60_000));
+  });
+
+  it('changeVersion: another process’s write reaches every process by notification; its own at once', async () => {
+    const [a, b] = [stores[0]!, stores[1]!];
+    const org = await newOrg(a);
+    const ws = await newWorkspace(a, org, 'Changes');
+    const c = await newConnector(a, org, ws.id);
+    const settled = await waitFor('no notification in flight', async () => {
+      const v = b.changeVersion();
+      await pause(100);
+      return b.changeVersion() === v ? v : undefined;
+    });
+    assert.equal(await a.connectors.update(org, c.id, { name: 'Seen elsewhere', now: T1 }), true);
+    const seen = await waitFor('the notification', async () =>
+      b.changeVersion() !== settled ? true : undefined,
+    );
+    assert.equal(seen, true);
+    assert.equal((await b.connectors.get(org, c.id))?.name, 'Seen elsewhere');
+  });
+
+  it('changeVersion: while the listening connection is lost every call is a change, until it is back', async () => {
+    const b = stores[1]!;
+    const terminated = await adminQuery(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ces-changes' AND datname = current_database()",
+    );
+    assert.ok(terminated >= 1, 'the listening connections were found');
+    await waitFor('the loss to be noticed', async () => {
+      const v = b.changeVersion();
+      return b.changeVersion() !== v ? true : undefined;
+    });
+    // Back (it reconnects within seconds): the version holds still again.
+    await waitFor(
+      'listening again',
+      async () => {
+        const v = b.changeVersion();
+        await pause(50);
+        return b.changeVersion() === v ? true : undefined;
+      },
+      15_000,
+    );
   });
 });

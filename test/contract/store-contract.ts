@@ -4,6 +4,7 @@
 //
 // Covered: organizations, accounts, applications, workspaces, connectors, sourceTemplates, oauthApps, serverSecrets, contextStore,
 // transaction, ping.
+import { changeVersionContract } from './change-version.ts';
 import { connectorsContract } from './connectors.ts';
 import { consentContract } from './consent.ts';
 import { contextStoreContract } from './context-store.ts';
@@ -27,4 +28,5 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   consentContract(name, open);
   contextStoreContract(name, open);
   contextStoreStatsContract(name, open);
+  changeVersionContract(name, open);
 }

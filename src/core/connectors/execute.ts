@@ -5,6 +5,7 @@ import { assertHeaderParam, liftExecuteAliases } from '../../connectors/runtime/
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { cachedReads } from '../read-cache.ts';
 import { SEARCH_ACTIONS, searchContextStore } from './context-store.ts';
 import { assertCredentialsUsable, openConnectorCall } from './credential-store.ts';
 import { connectorNotFound, definitionOf } from './lookup.ts';
@@ -33,7 +34,7 @@ export function isDownload(out: object): out is DownloadOutput {
 
 export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: string, input: ExecuteInput) {
   const started = performance.now();
-  const found = await deps.store.connectors.getWithCredentials(ctx.organizationId, id);
+  const found = await cachedReads(deps.store).connectorWithCredentials(ctx.organizationId, id);
   if (!found) throw connectorNotFound(id);
   const { connector, credentials: stored } = found;
   assertWorkspaceAccess(ctx, connector.workspace_id);

@@ -1,9 +1,11 @@
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
+import { cachedReads } from '../read-cache.ts';
 
 /**
  * Turns a bearer token into a request context. Besides the signature and expiry, the application must still
- * exist, be unrevoked and belong to the organization, so `ces apps revoke` takes effect on the next request.
+ * exist, be unrevoked and belong to the organization, so `ces apps revoke` takes effect on the next request
+ * (answered from memory until anything changes: src/core/read-cache.ts).
  */
 export async function authenticate(
   deps: Pick<CoreDeps, 'tokens' | 'store'>,
@@ -20,7 +22,7 @@ export async function authenticate(
     throw new DomainError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>".');
   }
   const claims = await deps.tokens.verify(match[1]);
-  const active = await deps.store.applications.isActiveInOrganization(
+  const active = await cachedReads(deps.store).isApplicationActive(
     claims.applicationId,
     claims.organizationId,
   );

@@ -51,16 +51,46 @@ class Client extends pg.Client {
   }
 }
 
+function reporting(finished: (client: object, text: string) => void): typeof Client {
+  return class extends Client {
+    // biome-ignore lint/suspicious/noExplicitAny: as Client's query
+    override query(...args: any[]): any {
+      const out = super.query(...args);
+      const first = args[0] as string | { text?: unknown } | undefined;
+      const text = typeof first === 'string' ? first : first?.text;
+      if (typeof text !== 'string' || !out || typeof out.then !== 'function') return out;
+      const done = () => finished(this, text);
+      return out.then(
+        (result: unknown) => {
+          done();
+          return result;
+        },
+        (err: unknown) => {
+          done();
+          return Promise.reject(err);
+        },
+      );
+    }
+  };
+}
+
 export function quoteSchema(schema: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`refusing unsafe schema name ${schema}`);
   return `"${schema}"`;
 }
 
-export async function openPool(target: PostgresTarget): Promise<pg.Pool> {
+/**
+ * `finished` hears every statement a pool client completes (its text, and the client that ran it), whether it
+ * succeeded or failed: the store counts its own writes that way (changes.ts).
+ */
+export async function openPool(
+  target: PostgresTarget,
+  finished?: (client: object, text: string) => void,
+): Promise<pg.Pool> {
   const schema = quoteSchema(target.schema);
   const pool = new pg.Pool({
     connectionString: target.url,
-    Client,
+    Client: finished ? reporting(finished) : Client,
     max: target.max ?? 10,
     types,
     // A connection that never answers fails the call instead of hanging it.

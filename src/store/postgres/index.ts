@@ -2,6 +2,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import { KyselyStore } from '../kysely-store.ts';
 import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
+import { PostgresChanges } from './changes.ts';
 import { openPool, type PostgresTarget } from './connection.ts';
 import { PostgresContextStore } from './context-store.ts';
 import { advisoryExclusive, sharedRateBuckets, sharedSlots } from './locks.ts';
@@ -27,21 +28,26 @@ export async function migratePostgres(db: Kysely<Database>, schema: string): Pro
 export async function openPostgresStore(
   options: PostgresStoreOptions,
 ): Promise<{ store: Store; applied: string[] }> {
-  const pool = await openPool(options);
+  const changes = new PostgresChanges(options);
+  const pool = await openPool(options, changes.finished);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     const applied = options.migrate === false ? [] : await migratePostgres(db, options.schema);
     const contextStore = new PostgresContextStore(pool, options.search ?? DEFAULT_SEARCH);
+    // Not waited for past its first attempt: without it nothing is answered from memory, which is only slower.
+    await changes.start();
     return {
       store: new KyselyStore(db, db, contextStore, {
         rowLocks: true,
         exclusive: advisoryExclusive(pool),
         rateBuckets: sharedRateBuckets(pool),
         concurrencySlots: sharedSlots(pool),
+        changes: changes.signal,
       }),
       applied,
     };
   } catch (err) {
+    await changes.close();
     await db.destroy();
     throw err;
   }

@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_source_templates.ts';
 import * as m0003 from './0003_oauth_apps.ts';
 import * as m0004 from './0004_consent.ts';
+import * as m0005 from './0005_change_notifications.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_source_templates': m0002,
   '0003_oauth_apps': m0003,
   '0004_consent': m0004,
+  '0005_change_notifications': m0005,
 };
 
 export const postgresMigrations: MigrationProvider = {
