@@ -355,10 +355,11 @@ export interface Store {
   /**
    * A number that differs from every earlier answer once what this store serves about organizations,
    * applications, workspaces or connectors may have changed: after each committed write of this process, and
-   * after another process's as soon as this process learns of it (SQLite: another connection's commit, seen at
-   * the next call; PostgreSQL: the notification its tables' triggers send on commit). Answers kept in memory
-   * under one number (src/core/read-cache.ts) are current while it stays the same. An adapter that cannot
-   * tell (PostgreSQL while its listening connection is down) answers a new number at every call.
+   * after another process's as soon as this process learns of it (SQLite: another connection's commit, seen
+   * from the next turn of the event loop; PostgreSQL: the notification its tables' triggers send on commit).
+   * Answers kept in memory under one number (src/core/read-cache.ts) are current while it stays the same. An
+   * adapter that cannot tell (PostgreSQL while its listening connection is down) answers a new number at every
+   * call.
    */
   changeVersion(): number;
   ping(): Promise<void>;

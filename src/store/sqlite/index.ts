@@ -95,11 +95,19 @@ export async function openSqliteStore(
     const search = options.search ?? DEFAULT_SEARCH;
     const writer = memory ? new LocalContextWriter(raw, db) : new ThreadContextWriter(options.file, gate);
     // Changes: this connection's commits, and those of any other connection to the file (the writer thread's,
-    // another process's), which change what `PRAGMA data_version` answers on this one.
+    // another process's), which change what `PRAGMA data_version` answers on this one. Asked once per turn of
+    // the event loop (each request asks two or three times; it cost ~10 µs a time while a sync was writing): a
+    // commit elsewhere is seen from the next turn on.
     const dataVersion = raw.prepare('PRAGMA data_version').pluck();
     let seen = dataVersion.get();
+    let asked = false;
     const changes = new ChangeSignal({
       poll: () => {
+        if (asked) return false;
+        asked = true;
+        setImmediate(() => {
+          asked = false;
+        });
         const now = dataVersion.get();
         if (now === seen) return false;
         seen = now;
