@@ -15,10 +15,13 @@ import {
 
 /** The version once no notification of earlier writes is still on its way (PostgreSQL sends them on commit). */
 async function settled(store: Store): Promise<number> {
+  const deadline = Date.now() + 10_000;
   for (;;) {
     const before = store.changeVersion();
     await new Promise((resolve) => setTimeout(resolve, 50));
     if (store.changeVersion() === before) return before;
+    // A version that never holds still: the store keeps nothing in memory (PostgreSQL not listening).
+    if (Date.now() > deadline) throw new Error('changeVersion never held still for 50 ms');
   }
 }
 

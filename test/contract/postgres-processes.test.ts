@@ -5,16 +5,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../../src/store/port.ts';
+import { CHANGE_CHANNEL, WATCHED_TABLES } from '../../src/store/postgres/changes.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { newConnector, newOrg, newWorkspace, T0, T1 } from './fixtures.ts';
 
 let db: TestDatabase;
+let schema: string;
 let stores: Store[] = [];
 before(async () => {
   db = await createTestDatabase();
-  const schema = db.schema();
+  schema = db.schema();
   // Opened one after the other: the first applies the migrations, the others find them applied.
   for (let i = 0; i < 3; i++) {
     stores.push((await openPostgresStore({ url: db.url, schema, migrate: true })).store);
@@ -147,6 +149,29 @@ describe('PostgreSQL, several processes', () => {
     );
     assert.equal(seen, true);
     assert.equal((await b.connectors.get(org, c.id))?.name, 'Seen elsewhere');
+  });
+
+  it('changeVersion: every watched table has the trigger that notifies the channel listened to', async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const triggers = await client.query<{ table: string; action: string }>(
+        `SELECT event_object_table AS table, action_statement AS action FROM information_schema.triggers
+         WHERE trigger_schema = $1 AND event_manipulation = 'UPDATE' ORDER BY event_object_table`,
+        [schema],
+      );
+      assert.deepEqual(
+        triggers.rows.map((t) => t.table),
+        [...WATCHED_TABLES].sort(),
+      );
+      for (const t of triggers.rows) assert.match(t.action, /ces_notify_change\(\)/);
+      const fn = await client.query<{ src: string }>(
+        "SELECT prosrc AS src FROM pg_proc WHERE proname = 'ces_notify_change'",
+      );
+      assert.match(fn.rows[0]?.src ?? '', new RegExp(`pg_notify\\('${CHANGE_CHANNEL}'`));
+    } finally {
+      await client.end();
+    }
   });
 
   it('changeVersion: while the listening connection is lost every call is a change, until it is back', async () => {
