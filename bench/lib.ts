@@ -87,8 +87,9 @@ export async function startCes(
       CES_MAX_REQUESTS_PER_SECOND: '0',
       ...env,
     },
-    // Its warnings and a crash's last words go to the bench's stderr.
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // Its warnings and a crash's last words go to the bench's stderr; BENCH_CES_STDOUT=1 passes its stdout on
+    // too (e.g. with BENCH_CES_NODE_ARGS=--trace-gc).
+    stdio: ['ignore', process.env.BENCH_CES_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   children.push(proc);
   await waitReady(base, started);

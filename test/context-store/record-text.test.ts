@@ -100,4 +100,53 @@ describe("the provider's record text", () => {
     );
     assert.equal(Number(after[0]?.n), 2);
   });
+
+  test('pages given as bytes and as records in one batch are written in their order', async () => {
+    const store = h.deps.store.contextStore;
+    if (!store.encodeBytes) {
+      assert.equal(h.database, 'postgres');
+      return;
+    }
+    const { job, layout, now, until } = await claimGithubIssues(h);
+    // On a database file the decoded rows go from the decoder thread to the writer's without crossing this one;
+    // records at hand join them in the batch's order, so the last page's version of a record is the one kept.
+    const asBytes = (records: object[]) =>
+      store.encodeBytes!(job.connector_id, layout, Buffer.from(JSON.stringify(records)), 1, now);
+    const asRecords = (records: object[]) => store.encode(job.connector_id, layout, records, 1, now);
+    const pages = [
+      asRecords([{ id: 71, number: 1, title: 'first' }]),
+      asBytes([
+        { id: 71, number: 1, title: 'second' },
+        { id: 72, number: 2, title: 'first' },
+      ]),
+      asRecords([{ id: 72, number: 2, title: 'second' }]),
+      asBytes([{ id: 73, number: 3, title: 'first' }]),
+      asBytes([{ id: 73, number: 3, title: 'second' }]),
+      asRecords([{ id: 74, number: 4, title: 'only' }]),
+    ];
+    const done = await store.commitPage(
+      job,
+      { layout, pages },
+      { cursor: null } as never,
+      { status: 'Preview', ready_for_search: true, count: true },
+      now,
+      until,
+    );
+    assert.deepEqual(done, { held: true, records: 4, highs: {} });
+    const key = (
+      await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job.connector_id}'`)
+    )[0]?.connector_key;
+    const rows = await h.query(
+      `SELECT f0_id, f2_title FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f0_id`,
+    );
+    assert.deepEqual(
+      rows.map((r) => [Number(r.f0_id), r.f2_title]),
+      [
+        [71, 'second'],
+        [72, 'second'],
+        [73, 'second'],
+        [74, 'only'],
+      ],
+    );
+  });
 });

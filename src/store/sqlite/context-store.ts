@@ -8,6 +8,7 @@
  * only while holding Kysely's connection lock, so its statements can never slip into a transaction another
  * request has open on the same connection.
  */
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { EntityLayout } from '../../context-store/layout.ts';
@@ -34,9 +35,19 @@ import type { SearchReaders } from './search-readers.ts';
 import type { WriteGate } from './write-gate.ts';
 
 /** A page given as bytes, being decoded. */
+/** A port with `rows` waiting in it, to send beside pages the decoder thread posted. */
+function portHolding(rows: unknown[][]): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(rows);
+  port1.close();
+  return port2;
+}
+
 interface PendingPage {
   decoded: Promise<DecodedList>;
   high: { field: string; key: string } | undefined;
+  /** Where the decoder thread posts the rows (both threads): handed to the writer thread by commitPage. */
+  rows?: MessagePort;
 }
 
 /** A fresh sync's columns: nothing fetched, a backfill due at once. */
@@ -237,10 +248,14 @@ export class SqliteContextStore implements ContextStoreRepo {
     // own bytes travel.
     const own = list.byteLength * 2 < list.buffer.byteLength ? Buffer.from(list) : list;
     const page: ListPage = { list: own, connectorId, generation, syncedAt, ...(high ? { high } : {}) };
-    const decoded = this.decoder.run('decode', { page, layout });
+    // Decoder and writer on threads of their own: the rows go from one to the other directly. A page never
+    // committed leaves its port here, to be collected with the rows it holds.
+    const channel = this.decoder.threaded && this.writer.threaded ? new MessageChannel() : undefined;
+    const decoded = this.decoder.run('decode', { page, layout }, channel && [channel.port1]);
     // Awaited by commitPage; a page never committed (the pass failed first) must not count as unhandled.
     decoded.catch(() => undefined);
-    return { count: 0, bytes: list.byteLength, rows: { decoded, high } satisfies PendingPage };
+    const pending: PendingPage = { decoded, high, ...(channel ? { rows: channel.port2 } : {}) };
+    return { count: 0, bytes: list.byteLength, rows: pending };
   }
 
   async commitPage(
@@ -254,6 +269,8 @@ export class SqliteContextStore implements ContextStoreRepo {
     const { layout } = page;
     await this.tablesFor(layout.definitionId);
     const rows: unknown[][] = [];
+    // The pages whose rows wait in a port, in order; rows at hand before one of those are sent the same way.
+    const ports: MessagePort[] = [];
     const highs: Record<string, number> = {};
     for (const p of page.pages) {
       if (Array.isArray(p.rows)) {
@@ -262,7 +279,10 @@ export class SqliteContextStore implements ContextStoreRepo {
       }
       const pending = p.rows as PendingPage;
       const decoded = await pending.decoded;
-      rows.push(...decoded.rows);
+      if (pending.rows) {
+        if (rows.length > 0) ports.push(portHolding(rows.splice(0)));
+        ports.push(pending.rows);
+      } else rows.push(...decoded.rows);
       const key = pending.high?.key;
       if (key !== undefined && decoded.high !== undefined && !(decoded.high <= (highs[key] ?? -Infinity)))
         highs[key] = decoded.high;
@@ -273,15 +293,20 @@ export class SqliteContextStore implements ContextStoreRepo {
       const had = checkpoint.highs[key];
       if (had === undefined || ms > Date.parse(had)) later[key] = new Date(ms).toISOString();
     }
-    const done = await this.writer.run('commitPage', {
-      lease: leaseOf(job),
-      layout,
-      rows,
-      checkpoint: { ...checkpoint, highs: { ...checkpoint.highs, ...later } },
-      state,
-      now,
-      leaseUntil,
-    });
+    if (ports.length > 0 && rows.length > 0) ports.push(portHolding(rows.splice(0)));
+    const done = await this.writer.run(
+      'commitPage',
+      {
+        lease: leaseOf(job),
+        layout,
+        rows,
+        checkpoint: { ...checkpoint, highs: { ...checkpoint.highs, ...later } },
+        state,
+        now,
+        leaseUntil,
+      },
+      ports,
+    );
     return { ...done, highs: done.held ? later : {} };
   }
 

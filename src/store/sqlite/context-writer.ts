@@ -8,7 +8,7 @@
  * main thread. An in-memory database can't be opened twice, so there the same code runs on the main
  * connection (`LocalContextWriter`).
  */
-import { Worker } from 'node:worker_threads';
+import { type MessagePort, Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { DomainError, type ErrorCode } from '../../core/errors.ts';
@@ -37,13 +37,20 @@ export type WriteArg<K extends WriteOp> = Parameters<ContextStoreWrites[K]>[0];
 export type WriteResult<K extends WriteOp> = ReturnType<ContextStoreWrites[K]>;
 
 export interface ContextWriter {
-  run<K extends WriteOp>(op: K, arg: WriteArg<K>): Promise<WriteResult<K>>;
+  /**
+   * `ports` (a thread only): for `decode`, one port the decoded rows are posted to instead of being answered
+   * (the answer holds their count); for `commitPage`, the ports of the pages whose rows it writes, in order.
+   */
+  run<K extends WriteOp>(op: K, arg: WriteArg<K>, ports?: MessagePort[]): Promise<WriteResult<K>>;
+  /** Runs on a thread of its own: rows can go from one such writer to another without crossing this thread. */
+  readonly threaded: boolean;
   close(): Promise<void>;
 }
 
 /** The writes on the main connection, under Kysely's connection lock. */
 export class LocalContextWriter implements ContextWriter {
   private readonly writes: ContextStoreWrites;
+  readonly threaded = false;
 
   constructor(
     raw: BetterSqlite3.Database,
@@ -61,7 +68,7 @@ export class LocalContextWriter implements ContextWriter {
 }
 
 /** Messages to the writer thread, and its answers. */
-export type WriterRequest = { id: number; op: WriteOp | 'close'; arg?: unknown };
+export type WriterRequest = { id: number; op: WriteOp | 'close'; arg?: unknown; ports?: MessagePort[] };
 export type WriterReply =
   | { id: number; ok: true; value: unknown }
   | {
@@ -91,6 +98,7 @@ export class ThreadContextWriter implements ContextWriter {
   private nextId = 1;
   private closing = false;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  readonly threaded = true;
 
   constructor(
     private readonly file: string,
@@ -122,24 +130,25 @@ export class ThreadContextWriter implements ContextWriter {
     return worker;
   }
 
-  private call<T>(op: WriterRequest['op'], arg?: unknown): Promise<T> {
+  private call<T>(op: WriterRequest['op'], arg?: unknown, ports?: MessagePort[]): Promise<T> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       worker.ref();
-      worker.postMessage({ id, op, arg } satisfies WriterRequest);
+      if (ports?.length) worker.postMessage({ id, op, arg, ports } satisfies WriterRequest, ports);
+      else worker.postMessage({ id, op, arg } satisfies WriterRequest);
     }).finally(() => {
       // Closing: stay referenced until the thread has exited, or the process could end before it has.
       if (this.pending.size === 0 && !this.closing) this.worker?.unref();
     });
   }
 
-  async run<K extends WriteOp>(op: K, arg: WriteArg<K>): Promise<WriteResult<K>> {
+  async run<K extends WriteOp>(op: K, arg: WriteArg<K>, ports?: MessagePort[]): Promise<WriteResult<K>> {
     // No thread yet: nothing of its own to forget. Closing: closing the last connection checkpoints anyway.
     if (op === 'forgetStatements' && !this.worker) return undefined as WriteResult<K>;
     if (op === 'checkpoint' && this.closing) return undefined as WriteResult<K>;
-    return this.call<WriteResult<K>>(op, arg);
+    return this.call<WriteResult<K>>(op, arg, ports);
   }
 
   /** Lets the thread finish what it was given, close its connection and exit. */
