@@ -34,6 +34,7 @@ import {
   benchDatabase,
   cpuSeconds,
   createGithubConnector,
+  latencyStats,
   launch,
   ROOT,
   startCes,
@@ -73,14 +74,6 @@ const load1 = () => round(os.loadavg()[0] ?? 0);
 
 const round = (x: number, digits = 2) => +x.toFixed(digits);
 const seconds = (from: number) => (performance.now() - from) / 1000;
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
-  const mean = samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
-  return { n: samples.length, p50: round(rank(0.5), 3), p99: round(rank(0.99), 3), mean: round(mean, 3) };
-}
 
 // ---- backfill baseline: this process alone reads every page, as the worker does, one request in flight
 
@@ -212,9 +205,9 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
         load_avg_1m_after: load1(),
         connector_status: cs.status,
         api_during_backfill: {
-          healthz_ms: stats(api.healthz_ms),
-          inspect_ms: stats(api.inspect_ms),
-          rename_ms: stats(api.rename_ms),
+          healthz_ms: latencyStats(api.healthz_ms),
+          inspect_ms: latencyStats(api.inspect_ms),
+          rename_ms: latencyStats(api.rename_ms),
           rename_max_ms: round(Math.max(0, ...api.rename_ms), 3),
         },
         timeline,
@@ -352,8 +345,8 @@ async function searchKind(base: string, token: string, id: string, kind: string,
     }
   }
   return {
-    client_ms: stats(client),
-    took_ms: stats(took),
+    client_ms: latencyStats(client),
+    took_ms: latencyStats(took),
     mean_results: round(hits / QUERIES, 1),
     wrong_results: wrong,
     slowest_by_took_ms: slowest,
@@ -368,7 +361,7 @@ async function healthz(base: string) {
     await res.body.text();
     if (q >= WARMUP) samples.push(performance.now() - t0);
   }
-  return stats(samples);
+  return latencyStats(samples);
 }
 
 // ---- the same queries on the database file: hand-written SQL, and the SQL ces compiles
@@ -470,7 +463,7 @@ function storageFloor(dbFile: string, connectorId: string) {
         cesMs.push(c);
       }
     }
-    out[kind] = { hand_sql_ms: stats(handMs), ces_sql_ms: stats(cesMs), ces_plan: plan };
+    out[kind] = { hand_sql_ms: latencyStats(handMs), ces_sql_ms: latencyStats(cesMs), ces_plan: plan };
   }
   db.close();
   return out;
@@ -596,7 +589,7 @@ async function postgresSize(url: string) {
   }
 }
 
-type Stats = ReturnType<typeof stats>;
+type Stats = ReturnType<typeof latencyStats>;
 
 function summary(store: string, r: Record<string, unknown>) {
   const bf = r.backfill as {

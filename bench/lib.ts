@@ -223,6 +223,22 @@ export async function createGithubConnector(
   )) as { id: string };
 }
 
+/** Count, p50, p99 and mean of latencies (ms), to the microsecond. */
+export function latencyStats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
+  const mean = samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+  const us = (x: number) => +x.toFixed(3);
+  return {
+    n: samples.length,
+    p50: us(rank(0.5)),
+    p99: us(rank(0.99)),
+    max: us(sorted.at(-1) ?? 0),
+    mean: us(mean),
+  };
+}
+
 export function writeResults(name: string, results: unknown) {
   fs.writeFileSync(path.join(ROOT, 'bench/results', name), `${JSON.stringify(results, null, 2)}\n`);
 }

@@ -389,6 +389,35 @@ describe('context store sync and search (GitHub)', () => {
     assert.equal(anonymous.status, 401);
   });
 
+  test("deleting a workspace removes its connectors' indexes and syncs", async () => {
+    const count = async (sql: string, ...params: unknown[]) =>
+      Number(Object.values((await h.query(sql, ...params))[0] ?? { n: -1 })[0]);
+    // Workspaces come into being through the scoped-token mint.
+    const minted = await h.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/scoped-token',
+      token,
+      body: { workspace_name: 'doomed' },
+    });
+    assert.equal(minted.status, 200, minted.body);
+    const created = await createGithubConnector(h, token, { workspace_name: 'doomed', name: 'doomed' });
+    assert.equal(created.status, 200, created.body);
+    const doomed = created.json.id as string;
+    const key = await count('SELECT connector_key FROM cs_connectors WHERE connector_id = ?', doomed);
+    const rows = (table: string) => count(`SELECT count(*) FROM ${table} WHERE connector_key = ?`, key);
+    await waitFor('the doomed connector indexed', async () =>
+      (await rows('cs_github__issues')) > 0 ? true : undefined,
+    );
+    const ws = (await h.inject({ method: 'GET', url: '/api/v1/workspaces?name_contains=doomed', token })).json
+      .data[0];
+    const del = await h.inject({ method: 'DELETE', url: `/api/v1/workspaces/${ws.id}`, token });
+    assert.equal(del.status, 200, del.body);
+    for (const table of ['cs_github__issues', 'cs_github__commits', 'cs_github__labels']) {
+      assert.equal(await rows(table), 0, table);
+    }
+    assert.equal(await count('SELECT count(*) FROM cs_syncs WHERE connector_id = ?', doomed), 0, 'cs_syncs');
+  });
+
   test('deleting the connector removes its index and its syncs', async () => {
     // Read straight from the database, as an operator would: nothing of the connector may remain.
     const count = async (sql: string, ...params: unknown[]) =>
