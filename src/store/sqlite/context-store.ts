@@ -34,7 +34,6 @@ import { sqliteSearchDialect } from './search-dialect.ts';
 import type { SearchReaders } from './search-readers.ts';
 import type { WriteGate } from './write-gate.ts';
 
-/** A page given as bytes, being decoded. */
 /** A port with `rows` waiting in it, to send beside pages the decoder thread posted. */
 function portHolding(rows: unknown[][]): MessagePort {
   const { port1, port2 } = new MessageChannel();
@@ -43,6 +42,7 @@ function portHolding(rows: unknown[][]): MessagePort {
   return port2;
 }
 
+/** A page given as bytes, being decoded. */
 interface PendingPage {
   decoded: Promise<DecodedList>;
   high: { field: string; key: string } | undefined;

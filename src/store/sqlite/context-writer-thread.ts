@@ -14,10 +14,11 @@ const port = parentPort;
 if (!port) throw new Error('context-writer-thread runs only as a worker thread');
 const data = workerData as { file: string; gate: Int32Array };
 const db = openSqliteFile(data.file);
-// This connection writes most of the WAL, and copies it into the database itself after its writes (at most once a
-// second, checkpointSoon below), outside the write gate: a passive checkpoint lets writers go on. Left to SQLite, the checkpoint ran at the end of a
-// commit, while the request path's writes waited for the lock (tens of milliseconds at a backfill's WAL sizes).
-// The request path's connection asks for one after its writes (op `checkpoint`).
+// This connection writes most of the WAL, and copies it into the database itself after its writes (at most once
+// a second, checkpointSoon below), outside the write gate: a passive checkpoint lets writers go on. Left to
+// SQLite, the checkpoint ran at the end of a commit, while the request path's writes waited for the lock (tens of
+// milliseconds at a backfill's WAL sizes). The request path's connection asks for one after its writes (op
+// `checkpoint`).
 db.pragma('wal_autocheckpoint = 0');
 const CHECKPOINT_AFTER = new Set<string>(['commitPage', 'finishPass', 'dropConnector']);
 const gate = WriteGate.from(data.gate);
@@ -55,7 +56,7 @@ function checkpointSoon() {
 /**
  * Rows travel between the decoder thread and the writer thread on a channel of their own, one per page, never
  * through the request path's thread (which would deserialise and serialise them again, and collect them):
- * `decode` given a port posts the page's rows there and answers only their count; `commitPage` given the
+ * `decode` given a port posts the page's rows there and answers without them; `commitPage` given the
  * pages' ports takes their rows from them. The decoder posts before it answers, and the writer is sent the
  * ports only after that answer, so the rows are there to take.
  */
@@ -66,11 +67,8 @@ function run(request: WriterRequest, fn: (arg: unknown) => unknown): unknown {
     const decoded = fn(request.arg) as DecodedList;
     port.postMessage(decoded.rows);
     port.close();
-    return {
-      rows: [],
-      sent: decoded.rows.length,
-      ...(decoded.high === undefined ? {} : { high: decoded.high }),
-    };
+    // No rows in the answer: they wait in the port.
+    return decoded.high === undefined ? { rows: [] } : { rows: [], high: decoded.high };
   }
   if (request.op === 'commitPage' && ports.length > 0) {
     const page = request.arg as PageWrite;

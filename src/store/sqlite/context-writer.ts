@@ -39,7 +39,7 @@ export type WriteResult<K extends WriteOp> = ReturnType<ContextStoreWrites[K]>;
 export interface ContextWriter {
   /**
    * `ports` (a thread only): for `decode`, one port the decoded rows are posted to instead of being answered
-   * (the answer holds their count); for `commitPage`, the ports of the pages whose rows it writes, in order.
+   * (the answer's rows are empty); for `commitPage`, the ports of the pages whose rows it writes, in order.
    */
   run<K extends WriteOp>(op: K, arg: WriteArg<K>, ports?: MessagePort[]): Promise<WriteResult<K>>;
   /** Runs on a thread of its own: rows can go from one such writer to another without crossing this thread. */

@@ -43,9 +43,8 @@ export interface ListPage {
 }
 
 export interface DecodedList {
+  /** Empty when the decoder was given a port to post them to (context-writer-thread.ts). */
   rows: unknown[][];
-  /** The rows went to the port the decoder was given instead (context-writer-thread.ts): how many. */
-  sent?: number;
   /** The largest value (ms) of the page's `high` field among its records. */
   high?: number;
 }
