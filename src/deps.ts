@@ -46,7 +46,16 @@ export async function buildDeps(
   const now = options.now ?? (() => new Date());
   const keyring = loadKeyring(config.masterKeys, config.dataDir);
   const vault = new Vault(keyring.keys);
-  const { store, applied } = await openStore(config);
+  const { store, applied } = await openStore(config, {
+    onChangeFeed: (listening, reason) => {
+      if (listening) logger.info('listening for other processes’ changes again');
+      else
+        logger.warn(
+          { reason },
+          'not listening for other processes’ changes: connectors and applications are read from the database at every call until the connection is back (retried every 2 s)',
+        );
+    },
+  });
   try {
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
     await assertKeysMatch(store, keyring);

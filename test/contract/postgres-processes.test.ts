@@ -14,12 +14,17 @@ import { newConnector, newOrg, newWorkspace, T0, T1 } from './fixtures.ts';
 let db: TestDatabase;
 let schema: string;
 let stores: Store[] = [];
+/** Per store, what it reported of its listening connection (onChangeFeed). */
+const feeds: Array<Array<{ listening: boolean; reason?: string | undefined }>> = [];
 before(async () => {
   db = await createTestDatabase();
   schema = db.schema();
   // Opened one after the other: the first applies the migrations, the others find them applied.
   for (let i = 0; i < 3; i++) {
-    stores.push((await openPostgresStore({ url: db.url, schema, migrate: true })).store);
+    const feed: (typeof feeds)[number] = [];
+    feeds.push(feed);
+    const onChangeFeed = (listening: boolean, reason?: string) => feed.push({ listening, reason });
+    stores.push((await openPostgresStore({ url: db.url, schema, migrate: true, onChangeFeed })).store);
   }
 });
 after(async () => {
@@ -176,6 +181,8 @@ describe('PostgreSQL, several processes', () => {
 
   it('changeVersion: while the listening connection is lost every call is a change, until it is back', async () => {
     const b = stores[1]!;
+    // Started listening without a hitch: nothing reported.
+    assert.equal(feeds[1]?.length, 0);
     const terminated = await adminQuery(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ces-changes' AND datname = current_database()",
     );
@@ -194,5 +201,10 @@ describe('PostgreSQL, several processes', () => {
       },
       15_000,
     );
+    // Reported once when lost, with the reason, and once when back.
+    await waitFor('the return reported', async () => (feeds[1]?.length === 2 ? true : undefined));
+    assert.equal(feeds[1]?.[0]?.listening, false);
+    assert.match(feeds[1]?.[0]?.reason ?? '', /terminat/);
+    assert.deepEqual(feeds[1]?.[1], { listening: true, reason: undefined });
   });
 });

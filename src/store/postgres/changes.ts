@@ -28,6 +28,12 @@ export const WATCHED_TABLES = [
 const WRITES_WATCHED = new RegExp(`"(?:${WATCHED_TABLES.join('|')})"`);
 const RECONNECT_MS = 2000;
 
+/**
+ * Told when this process stops hearing other processes' changes (`listening` false, with the reason; reads are
+ * then never answered from memory) and when it hears them again.
+ */
+export type ChangeFeedReport = (listening: boolean, reason?: string) => void;
+
 /** Per pool client: it wrote a watched table in the transaction still open. */
 const dirty = new WeakSet<object>();
 
@@ -38,7 +44,14 @@ export class PostgresChanges {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly target: PostgresTarget) {
+  /** Listening lost after it worked, or the first attempt failed: reported once, until it is back. */
+  private down = false;
+
+  constructor(
+    private readonly target: PostgresTarget,
+    /** Told when the listening connection is lost (with the reason) and when it is back. */
+    private readonly onFeed: ChangeFeedReport = () => undefined,
+  ) {
     this.signal = new ChangeSignal({ watching: () => this.listening, close: () => this.close() });
   }
 
@@ -63,15 +76,19 @@ export class PostgresChanges {
       connectionTimeoutMillis: 10_000,
     });
     this.listener = client;
-    const lost = () => {
+    const lost = (err?: unknown) => {
       if (this.listener !== client) return;
       this.listening = false;
+      if (!this.down && !this.closed) {
+        this.down = true;
+        this.onFeed(false, err instanceof Error ? err.message : 'the connection ended');
+      }
       this.listener = undefined;
       client.end().catch(() => undefined);
       if (!this.closed) this.retry = setTimeout(() => void this.start(), RECONNECT_MS).unref();
     };
     client.on('error', lost);
-    client.on('end', lost);
+    client.on('end', () => lost());
     // The payload is the schema written: other installations may share the database.
     client.on('notification', (message) => {
       if (message.payload === this.target.schema) this.signal.bump();
@@ -83,8 +100,12 @@ export class PostgresChanges {
       // What was read while nobody listened may be stale.
       this.signal.bump();
       this.listening = true;
-    } catch {
-      lost();
+      if (this.down) {
+        this.down = false;
+        this.onFeed(true);
+      }
+    } catch (err) {
+      lost(err);
     }
   }
 

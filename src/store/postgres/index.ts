@@ -2,7 +2,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import { KyselyStore } from '../kysely-store.ts';
 import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
-import { PostgresChanges } from './changes.ts';
+import { type ChangeFeedReport, PostgresChanges } from './changes.ts';
 import { openPool, type PostgresTarget } from './connection.ts';
 import { PostgresContextStore } from './context-store.ts';
 import { advisoryExclusive, sharedRateBuckets, sharedSlots } from './locks.ts';
@@ -13,6 +13,8 @@ export interface PostgresStoreOptions extends PostgresTarget {
   migrate?: boolean;
   /** Context Store searches: each one's time budget, and how many of this process's may run at once. */
   search?: { timeoutMs: number; threads: number };
+  /** Told when the connection hearing other processes' changes is lost and when it is back (changes.ts). */
+  onChangeFeed?: ChangeFeedReport;
 }
 
 const DEFAULT_SEARCH = { timeoutMs: 2000, threads: 2 };
@@ -28,7 +30,7 @@ export async function migratePostgres(db: Kysely<Database>, schema: string): Pro
 export async function openPostgresStore(
   options: PostgresStoreOptions,
 ): Promise<{ store: Store; applied: string[] }> {
-  const changes = new PostgresChanges(options);
+  const changes = new PostgresChanges(options, options.onChangeFeed);
   const pool = await openPool(options, changes.finished);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
