@@ -10,7 +10,7 @@ import { definitionLayouts, type EntityLayout } from '../src/context-store/layou
 import type { Store } from '../src/store/port.ts';
 import { openSqliteStore } from '../src/store/sqlite/index.ts';
 import { newConnector, newOrg, newWorkspace, T0, T1 } from '../test/contract/fixtures.ts';
-import { testDefinitionYaml } from '../test/helpers/definition-yaml.ts';
+import { indexedEntityYaml, testDefinitionYaml } from '../test/helpers/definition-yaml.ts';
 import { latencyStats, writeResults } from './lib.ts';
 
 const { values } = parseArgs({
@@ -26,20 +26,12 @@ const def = parseDefinition(
   testDefinitionYaml(
     '6a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5e',
     'dropbench',
-    `  - name: issues
-    description: Issues.
-    primary_key: [id]
-    actions:
-      list:
-        description: List issues.
-        request: { method: GET, path: /issues }
-    context_store:
-      fields:
-        - { name: id, type: string }
-        - { name: title, type: string }
-        - { name: number, type: integer }
-        - { name: body, type: text }
-`,
+    indexedEntityYaml('issues', [
+      ['id', 'string'],
+      ['title', 'string'],
+      ['number', 'integer'],
+      ['body', 'text'],
+    ]),
   ),
   'dropbench.yaml',
 );

@@ -223,7 +223,7 @@ export async function createGithubConnector(
   )) as { id: string };
 }
 
-/** Count, p50, p99 and mean of latencies (ms), to the microsecond. */
+/** Count, p50, p99, max and mean of latencies (ms), to the microsecond. */
 export function latencyStats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = (q: number) =>

@@ -15,25 +15,17 @@ import { ContextStoreWrites } from '../../src/store/sqlite/context-writes.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { encodeRows } from '../../src/store/sqlite/record-rows.ts';
 import { newConnector, newOrg, newWorkspace, T0, T1 } from '../contract/fixtures.ts';
-import { testDefinitionYaml } from '../helpers/definition-yaml.ts';
+import { indexedEntityYaml, testDefinitionYaml } from '../helpers/definition-yaml.ts';
 
 const def = parseDefinition(
   testDefinitionYaml(
     '6a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
     'chunky',
-    `  - name: issues
-    description: Issues.
-    primary_key: [id]
-    actions:
-      list:
-        description: List issues.
-        request: { method: GET, path: /issues }
-    context_store:
-      fields:
-        - { name: id, type: string }
-        - { name: title, type: string }
-        - { name: number, type: integer }
-`,
+    indexedEntityYaml('issues', [
+      ['id', 'string'],
+      ['title', 'string'],
+      ['number', 'integer'],
+    ]),
   ),
   'chunky.yaml',
 );
@@ -181,5 +173,38 @@ describe('SQLite writer batches', () => {
       analyzed.map((r) => r.idx),
       indexes.map((r) => r.name).sort(),
     );
+  });
+
+  test('deleting the connector: its syncs, then its rows a chunk per transaction, then its key', () => {
+    const count = (sql: string) => (raw.prepare(sql).get(connectorId) as { n: number }).n;
+    const syncs = () => count('SELECT count(*) AS n FROM cs_syncs WHERE connector_id = ?');
+    const keys = () => count('SELECT count(*) AS n FROM cs_connectors WHERE connector_id = ?');
+    const rows = () => (raw.prepare(`SELECT count(*) AS n FROM "${issues.table}"`).get() as { n: number }).n;
+    assert.equal(rows(), 1000);
+    // What each transaction found when it began: [syncs, rows, key].
+    const seen: number[][] = [];
+    const writes = new ContextStoreWrites(raw, (transaction) => {
+      seen.push([syncs(), rows(), keys()]);
+      return transaction();
+    });
+    const org = (
+      raw.prepare('SELECT organization_id AS o FROM connectors WHERE id = ?').get(connectorId) as {
+        o: string;
+      }
+    ).o;
+    writes.dropConnector({ organizationId: org, connectorId, tables: [issues.table] });
+    // 1,000 rows, 500 a transaction: a request-path write waits for one chunk, not the whole connector.
+    assert.deepEqual(seen, [
+      [1, 1000, 1],
+      [0, 1000, 1],
+      [0, 500, 1],
+      [0, 0, 1],
+      [0, 0, 1],
+    ]);
+    assert.deepEqual([syncs(), rows(), keys()], [0, 0, 0]);
+    const fts = raw
+      .prepare(`SELECT count(*) AS n FROM "${issues.ftsTable}" WHERE "${issues.ftsTable}" MATCH 'issue'`)
+      .get() as { n: number };
+    assert.equal(fts.n, 0);
   });
 });

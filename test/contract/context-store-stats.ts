@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { parseDefinition } from '../../src/connectors/load.ts';
 import { definitionLayouts, type EntityLayout } from '../../src/context-store/layout.ts';
 import type { SyncJob } from '../../src/store/port.ts';
-import { testDefinitionYaml } from '../helpers/definition-yaml.ts';
+import { indexedEntityYaml, testDefinitionYaml } from '../helpers/definition-yaml.ts';
 import { freshStore, newConnector, newOrg, newWorkspace, type OpenedStore, T0, T1 } from './fixtures.ts';
 
 // Due times before T0, in this order: the paused sync, a's issues, b's labels.
@@ -19,27 +19,7 @@ const def = parseDefinition(
   testDefinitionYaml(
     '0b6f3c2a-7d1e-4f5a-9c8b-2e4d6f8a1c3e',
     'statsy',
-    `  - name: issues
-    description: Issues.
-    primary_key: [id]
-    actions:
-      list:
-        description: List issues.
-        request: { method: GET, path: /issues }
-    context_store:
-      fields:
-        - { name: id, type: string }
-  - name: labels
-    description: Labels.
-    primary_key: [id]
-    actions:
-      list:
-        description: List labels.
-        request: { method: GET, path: /labels }
-    context_store:
-      fields:
-        - { name: id, type: string }
-`,
+    indexedEntityYaml('issues', [['id', 'string']]) + indexedEntityYaml('labels', [['id', 'string']]),
   ),
   'statsy.yaml',
 );

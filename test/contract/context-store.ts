@@ -6,7 +6,7 @@ import { parseDefinition } from '../../src/connectors/load.ts';
 import { definitionLayouts, type EntityLayout } from '../../src/context-store/layout.ts';
 import type { SearchRequest } from '../../src/context-store/query.ts';
 import type { SyncCheckpoint, SyncJob } from '../../src/store/port.ts';
-import { testDefinitionYaml } from '../helpers/definition-yaml.ts';
+import { indexedEntityYaml, testDefinitionYaml } from '../helpers/definition-yaml.ts';
 import { freshStore, newConnector, newOrg, newWorkspace, type OpenedStore, T0, T1, T2 } from './fixtures.ts';
 
 const T3 = '2024-01-04T00:00:00.000Z';
@@ -16,30 +16,15 @@ const T4 = '2024-01-05T00:00:00.000Z';
 const YAML = testDefinitionYaml(
   '5f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
   'contracty',
-  `  - name: issues
-    description: Issues.
-    primary_key: [id]
-    actions:
-      list:
-        description: List issues.
-        request: { method: GET, path: /issues }
-    context_store:
-      fields:
-        - { name: id, type: string }
-        - { name: state, type: string }
-        - { name: number, type: integer }
-  - name: labels
-    description: Labels.
-    primary_key: [id]
-    actions:
-      list:
-        description: List labels.
-        request: { method: GET, path: /labels }
-    context_store:
-      fields:
-        - { name: id, type: string }
-        - { name: name, type: string }
-`,
+  indexedEntityYaml('issues', [
+    ['id', 'string'],
+    ['state', 'string'],
+    ['number', 'integer'],
+  ]) +
+    indexedEntityYaml('labels', [
+      ['id', 'string'],
+      ['name', 'string'],
+    ]),
 );
 
 const def = parseDefinition(YAML, 'contracty.yaml');

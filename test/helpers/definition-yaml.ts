@@ -25,3 +25,21 @@ replication_config: { type: object, properties: {} }
 entities:
 ${entities}`;
 }
+
+/**
+ * The YAML of one entity as it stands in `entities:`: `name`, primary key `id`, listed by `GET /<name>`, and the
+ * Context Store indexing `fields` (each `[name, type]`).
+ */
+export function indexedEntityYaml(name: string, fields: Array<[string, string]>): string {
+  const title = name[0]?.toUpperCase() + name.slice(1);
+  return `  - name: ${name}
+    description: ${title}.
+    primary_key: [id]
+    actions:
+      list:
+        description: List ${name}.
+        request: { method: GET, path: /${name} }
+    context_store:
+      fields:
+${fields.map(([field, type]) => `        - { name: ${field}, type: ${type} }\n`).join('')}`;
+}
