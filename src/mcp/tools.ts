@@ -222,7 +222,8 @@ async function runItem(tc: ToolContext, item: Static<typeof ExecuteItem>, maxCha
       exclude_fields: item.exclude_fields,
     });
     if (isDownload(out)) throw new Error('download reached execute');
-    const result = out.rawResult ? JSON.parse(out.rawResult.toString('utf8')) : out.result;
+    // Built from the provider's bytes here if the answer carried them (UPSTREAM_BAD_RESPONSE if not JSON).
+    const { result } = out;
     // The cap is the whole item's: what surrounds the result counts against it too.
     const around = JSON.stringify({
       ...where,

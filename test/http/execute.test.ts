@@ -120,6 +120,34 @@ describe('execute', () => {
     assert.equal(res.json.execution_metadata.connector_instance_id, `source_id:${connectorId}`);
   });
 
+  test('an untrimmed list is written on as bytes, its records never built; a trimmed one is parsed', async () => {
+    const runtime = h.deps.runtime;
+    const execute = runtime.execute.bind(runtime);
+    const seen: Array<{ unparsed: boolean | undefined; built: boolean }> = [];
+    runtime.execute = async (input) => {
+      const out = await execute(input);
+      seen.push({ unparsed: input.unparsedRecords, built: out.unparsed !== true });
+      return out;
+    };
+    try {
+      const params = { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 4 };
+      const whole = await exec({ entity: 'issues', action: 'list', params });
+      const trimmed = await exec({ entity: 'issues', action: 'list', params, select_fields: ['number'] });
+      assert.equal(whole.status, 200, whole.body);
+      assert.equal(trimmed.status, 200, trimmed.body);
+      assert.deepEqual(
+        trimmed.json.result,
+        whole.json.result.map((i: { number: number }) => ({ number: i.number })),
+      );
+      assert.deepEqual(seen, [
+        { unparsed: true, built: false },
+        { unparsed: false, built: true },
+      ]);
+    } finally {
+      runtime.execute = execute;
+    }
+  });
+
   test('select_fields and exclude_fields trim the result', async () => {
     const res = await exec({
       entity: 'issues',

@@ -109,8 +109,9 @@ export interface ExecuteInput {
    */
   holdUntil?: Promise<unknown> | undefined;
   /**
-   * The caller keeps the records as bytes (the Context Store's sync): where the runtime itself needs nothing
-   * inside the list (list-bytes.ts), it parses only the envelope around it and answers `unparsed`.
+   * The caller keeps the records as bytes (the Context Store's sync) or writes them on as they are (an execute
+   * reply nothing is trimmed from): where the runtime itself needs nothing inside the list (list-bytes.ts), it
+   * parses only the envelope around it and answers `unparsed`.
    */
   unparsedRecords?: boolean | undefined;
 }
@@ -119,8 +120,8 @@ export interface ExecuteOutput {
   result: unknown;
   /**
    * `result`'s bytes, exactly as the provider sent them: the whole body, or the list the record selector names.
-   * They parsed as JSON (unless `unparsed`), so the HTTP layer writes them into the reply without serialising
-   * again.
+   * They parsed as JSON, or with `unparsed` the list's brackets were found; the HTTP layer writes them into the
+   * reply without serialising again.
    */
   rawResult?: Buffer;
   /**

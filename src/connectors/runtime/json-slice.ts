@@ -137,8 +137,9 @@ export function arrayElements(doc: Buffer): number[] | undefined {
  * The list at `path` of a document not parsed yet (`[]`: the whole document is the list), cut out of it: its
  * bytes, and the text of the rest with an empty list in its place (the envelope, for the caller to parse). A
  * nested list is scanned for where it ends; a whole document is taken from its first to its last bracket,
- * unscanned. Either way whoever reads the records parses them, which checks them. Undefined: no list there, or
- * not where a well-formed document would have it.
+ * unscanned. The records themselves are not checked here: the sync's writer parses them, and an execute reply
+ * passes them on as the provider wrote them. Undefined: no list there, or not where a well-formed document would
+ * have it.
  */
 export function cutList(
   doc: Buffer,

@@ -337,25 +337,29 @@ export async function searchContextStore(
     : null;
 
   const trimmed = Boolean(params.fields || input.select_fields?.length || input.exclude_fields?.length);
-  let result: unknown[] = [];
-  let rawResult: Buffer | undefined;
-  if (trimmed) {
-    result = page.map((r) => JSON.parse(r.data) as unknown);
-    if (params.fields) result = applyFieldSelection(result, params.fields, null) as unknown[];
-    result = applyFieldSelection(result, input.select_fields, input.exclude_fields) as unknown[];
-  } else {
-    // The stored JSON is written into the reply as it is: no parse and re-serialise per record.
-    rawResult = Buffer.from(`[${page.map((r) => r.data).join(',')}]`);
-  }
   const tookMs = Math.round((performance.now() - started) * 100) / 100;
-  return {
+  const envelope = {
     status: 'success' as const,
-    result,
     connector_metadata: { has_next_page: hasNext, end_cursor: endCursor, took_ms: tookMs },
     execution_metadata: {
       connector_instance_id: `source_id:${connector.id}`,
       execution_time_ms: Math.round(tookMs),
     },
-    ...(rawResult ? { rawResult } : {}),
   };
+  if (!trimmed) {
+    // The stored JSON is written into the reply as it is: no parse and re-serialise per record (unless
+    // someone reads `result`).
+    const rawResult = Buffer.from(`[${page.map((r) => r.data).join(',')}]`);
+    return {
+      ...envelope,
+      rawResult,
+      get result(): unknown {
+        return page.map((r) => JSON.parse(r.data) as unknown);
+      },
+    };
+  }
+  let result: unknown[] = page.map((r) => JSON.parse(r.data) as unknown);
+  if (params.fields) result = applyFieldSelection(result, params.fields, null) as unknown[];
+  result = applyFieldSelection(result, input.select_fields, input.exclude_fields) as unknown[];
+  return { ...envelope, result };
 }

@@ -28,11 +28,26 @@ export interface DownloadOutput {
   file: DownloadResult;
 }
 
+/** The JSON answer of an execute. */
+export interface ExecuteAnswer {
+  status: 'success';
+  result: unknown;
+  /** `result`'s JSON bytes when the reply may carry them as they are (nothing was trimmed from them). */
+  rawResult?: Buffer;
+  connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
+  execution_metadata: { connector_instance_id: string; execution_time_ms: number };
+}
+
 export function isDownload(out: object): out is DownloadOutput {
   return (out as { kind?: unknown }).kind === 'download';
 }
 
-export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: string, input: ExecuteInput) {
+export async function executeConnector(
+  deps: CoreDeps,
+  ctx: RequestContext,
+  id: string,
+  input: ExecuteInput,
+): Promise<ExecuteAnswer | DownloadOutput> {
   const started = performance.now();
   const found = await cachedReads(deps.store).connectorWithCredentials(ctx.organizationId, id);
   if (!found) throw connectorNotFound(id);
@@ -80,17 +95,30 @@ export async function executeConnector(deps: CoreDeps, ctx: RequestContext, id: 
   if (input.action === 'download') {
     return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;
   }
-  const output = await deps.runtime.execute(call);
   const trimmed = Boolean(selectFields?.length || input.exclude_fields?.length);
-  return {
+  // Untrimmed, a list's records are written on as the provider's bytes: the runtime need not build them.
+  const output = await deps.runtime.execute({ ...call, unparsedRecords: !trimmed });
+  const envelope = {
     status: 'success' as const,
-    result: trimmed ? applyFieldSelection(output.result, selectFields, input.exclude_fields) : output.result,
     connector_metadata: output.connector_metadata,
     execution_metadata: {
       connector_instance_id: `source_id:${id}`,
       execution_time_ms: Math.round(performance.now() - started),
     },
-    // The provider's bytes for `result`, usable only when nothing was trimmed from it.
-    ...(trimmed || !output.rawResult ? {} : { rawResult: output.rawResult }),
+  };
+  if (!trimmed && output.rawResult) {
+    // The provider's bytes for `result`; the records are built only if someone reads `result`.
+    const { rawResult } = output;
+    return {
+      ...envelope,
+      rawResult,
+      get result(): unknown {
+        return output.result;
+      },
+    };
+  }
+  return {
+    ...envelope,
+    result: trimmed ? applyFieldSelection(output.result, selectFields, input.exclude_fields) : output.result,
   };
 }

@@ -42,7 +42,12 @@ describe('ConnectorRuntime errors', () => {
     await server.close();
   });
 
-  const exec = (params: Record<string, unknown> = { folder: 'x' }, entity = 'things', action = 'list') =>
+  const exec = (
+    params: Record<string, unknown> = { folder: 'x' },
+    entity = 'things',
+    action = 'list',
+    unparsedRecords = false,
+  ) =>
     rt.execute({
       connectorId: 'c',
       definition: def,
@@ -51,6 +56,7 @@ describe('ConnectorRuntime errors', () => {
       entity,
       action,
       params,
+      unparsedRecords,
     });
 
   it('rejects unknown entities, actions and bad params with helpful messages before any request', async () => {
@@ -166,10 +172,13 @@ describe('ConnectorRuntime errors', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"things": [');
     };
-    await assert.rejects(
-      exec(),
-      expectError('UPSTREAM_BAD_RESPONSE', (e) => assert.match(e.message, /not valid JSON/)),
-    );
+    // Also when the records were asked for unparsed (an execute reply): a list that does not close is no list.
+    for (const unparsed of [false, true]) {
+      await assert.rejects(
+        exec(undefined, undefined, undefined, unparsed),
+        expectError('UPSTREAM_BAD_RESPONSE', (e) => assert.match(e.message, /not valid JSON/)),
+      );
+    }
     respond = (res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"things": [');

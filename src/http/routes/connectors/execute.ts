@@ -73,14 +73,15 @@ export function register(app: App, deps: CoreDeps) {
         // Streamed as it arrives: memory stays flat whatever the file's size.
         return reply.code(out.file.status).headers(out.file.headers).send(out.file.body);
       }
-      const { rawResult, ...envelope } = out;
+      // Not spread apart: reading `result` of an answer with bytes would build the records.
+      const { rawResult } = out;
       if (rawResult) {
         // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
         // Written as three pieces rather than one concatenated copy: a 30 MB answer would otherwise sit in
         // memory twice until the reply is sent.
         const head = Buffer.from(`{"status":"success","result":`);
         const tail = Buffer.from(
-          `,"connector_metadata":${JSON.stringify(envelope.connector_metadata)},"execution_metadata":${JSON.stringify(envelope.execution_metadata)}}`,
+          `,"connector_metadata":${JSON.stringify(out.connector_metadata)},"execution_metadata":${JSON.stringify(out.execution_metadata)}}`,
         );
         reply.type('application/json; charset=utf-8');
         // A small answer goes out as one buffer: a stream costs more per reply than copying a few KB.
@@ -89,7 +90,7 @@ export function register(app: App, deps: CoreDeps) {
           .header('content-length', head.length + rawResult.length + tail.length)
           .send(Readable.from([head, rawResult, tail], { objectMode: false }));
       }
-      return envelope;
+      return out;
     },
   );
 }
