@@ -74,6 +74,25 @@ describe('LazySchemas', () => {
     lazy.stop();
   });
 
+  it('compiles one serializer for a schema many routes and statuses answer with', () => {
+    const lazy = new LazySchemas();
+    const error = {
+      $id: 'Err',
+      type: 'object',
+      properties: { field: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+    };
+    const factory = lazy.serializers()({ Err: error } as never, undefined as never);
+    const make = (schema: object, url: string) =>
+      factory({ schema, method: 'GET', url, httpStatus: '404' } as never) as (d: unknown) => string;
+    const a = make({ $ref: 'Err' }, '/a');
+    const b = make({ $ref: 'Err' }, '/b');
+    make({ type: 'object', properties: { n: { type: 'integer' } } }, '/a');
+    assert.equal(lazy.size, 2);
+    assert.equal(a({ field: null }), '{"field":null}');
+    assert.equal(b({ field: 'x' }), '{"field":"x"}');
+    assert.equal(lazy.size, 1);
+  });
+
   it('stop() ends warming', async () => {
     const lazy = new LazySchemas();
     const make = lazy.validators(validatorCompiler);
