@@ -123,11 +123,22 @@ describe('execute', () => {
   test('an untrimmed list is written on as bytes, its records never built; a trimmed one is parsed', async () => {
     const runtime = h.deps.runtime;
     const execute = runtime.execute.bind(runtime);
-    const seen: Array<{ unparsed: boolean | undefined; built: boolean }> = [];
+    // Each answer the runtime gives: whether the records were asked for unparsed, and whether anyone then read
+    // `result` (which builds them from the bytes).
+    const seen: Array<{ unparsed: boolean | undefined; read: boolean }> = [];
     runtime.execute = async (input) => {
       const out = await execute(input);
-      seen.push({ unparsed: input.unparsedRecords, built: out.unparsed !== true });
-      return out;
+      const call = { unparsed: input.unparsedRecords, read: false };
+      seen.push(call);
+      const fields = Object.getOwnPropertyDescriptors(out);
+      fields.result = {
+        enumerable: true,
+        get: () => {
+          call.read = true;
+          return out.result;
+        },
+      };
+      return Object.defineProperties({}, fields) as typeof out;
     };
     try {
       const params = { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 4 };
@@ -140,8 +151,8 @@ describe('execute', () => {
         whole.json.result.map((i: { number: number }) => ({ number: i.number })),
       );
       assert.deepEqual(seen, [
-        { unparsed: true, built: false },
-        { unparsed: false, built: true },
+        { unparsed: true, read: false },
+        { unparsed: false, read: true },
       ]);
     } finally {
       runtime.execute = execute;
