@@ -91,6 +91,9 @@ describe('LazySchemas', () => {
     assert.equal(a({ field: null }), '{"field":null}');
     assert.equal(b({ field: 'x' }), '{"field":"x"}');
     assert.equal(lazy.size, 1);
+    // The shared schema was rewritten too (serializer-schema.ts): its nullable string writes what it is given as
+    // a string, where an anyOf would have validated the value to choose a branch and refused a number.
+    assert.equal(a({ field: 5 }), '{"field":"5"}');
   });
 
   it('stop() ends warming', async () => {
