@@ -1,6 +1,8 @@
 // Issue-3 figure: execute `list` on each connector through ces against its fake, beside a bare Node passthrough
 // proxy (bench/passthrough.ts) to the same fake, in one run. For every pair it records throughput, p50/p99, and the
-// CPU time the middle process (ces or the proxy) spent per request, read from /proc.
+// CPU time the middle process (ces or the proxy) spent per request, read from /proc. A third process, the floor of
+// ces's stack (bench/stack-floor.ts: a fastify route relaying one undici request, nothing else), is measured the
+// same way, so the CPU ratio splits into what the stack costs over the bare proxy and what ces adds over the stack.
 //
 // Two upstream scenarios (--latencies, default "0,50"):
 //   0 ms  the fake answers at once: the load generator, the fake and the middle process all compete for this
@@ -108,12 +110,28 @@ async function measure(pid: number, opts: Parameters<typeof load>[0], rate?: num
   return { ...result, cpu_us_per_request: requests > 0 ? Math.round((used / requests) * 1e6) : null };
 }
 
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+/** CPU per request as ratios: ces and the stack floor to the bare proxy, and ces to the floor. */
+function cpuRatios(direct: Measured, floor: Measured, ces: Measured) {
+  const ratio = (a: number | null, b: number | null) => (a && b ? +(a / b).toFixed(2) : null);
+  return {
+    cpu_ratio_ces_to_passthrough: ratio(ces.cpu_us_per_request, direct.cpu_us_per_request),
+    cpu_ratio_floor_to_passthrough: ratio(floor.cpu_us_per_request, direct.cpu_us_per_request),
+    cpu_ratio_ces_to_floor: ratio(ces.cpu_us_per_request, floor.cpu_us_per_request),
+  };
+}
+
 async function runCase(c: Case, latencyMs: number) {
   const fake = await launch(['--import', 'tsx', c.fakeScript], {
     BENCH_UPSTREAM_LATENCY_MS: String(latencyMs),
   });
   const origin = new URL(fake.url).origin;
   const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: origin });
+  const floor = await launch(['--import', 'tsx', 'bench/stack-floor.ts'], {
+    UPSTREAM: `${origin}${c.directPath}`,
+    UPSTREAM_HEADERS: JSON.stringify(c.directHeaders),
+  });
   const database = store === 'postgres' ? await benchDatabase('ces_bench_connectors') : undefined;
   const ces = await startCes({ [c.slug]: fake.url }, database ? { CES_DATABASE_URL: database.url } : {});
   try {
@@ -139,6 +157,18 @@ async function runCase(c: Case, latencyMs: number) {
       { url: `${proxy.url}${c.directPath}`, headers: c.directHeaders, duration, connections },
       c.rate,
     );
+    const stack = await measure(
+      floor.proc.pid!,
+      {
+        url: `${floor.url}/execute`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(c.execute),
+        duration,
+        connections,
+      },
+      c.rate,
+    );
     const through = await measure(
       ces.proc.pid!,
       {
@@ -155,8 +185,10 @@ async function runCase(c: Case, latencyMs: number) {
       records_per_page: probe.result.length,
       ...(c.rate ? { paced_at_rps: c.rate } : { connections }),
       passthrough: direct,
+      stack_floor: stack,
       ces: through,
       throughput_ratio: +(through.rps / direct.rps).toFixed(3),
+      ...cpuRatios(direct, stack, through),
       added_p50_ms: +(through.p50 - direct.p50).toFixed(1),
       added_mean_ms: +(through.mean_ms - direct.mean_ms).toFixed(3),
     };

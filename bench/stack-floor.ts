@@ -1,0 +1,50 @@
+// The floor of ces's stack: the least a server built on ces's parts does for one execute. A fastify 5 POST route
+// (JSON body parsed and checked against a small schema) sends one request upstream with undici 7 through a
+// keep-alive pool, reads the answer into a buffer and writes it back inside the execute envelope, as ces does for
+// a list it relays unparsed. No authentication, no store, no definition, no paging: what ces spends above this is
+// ces's own work; what this spends above the bare proxy (bench/passthrough.ts) is the cost of the stack.
+//
+// UPSTREAM is the full URL to fetch on every call and UPSTREAM_HEADERS a JSON object of headers to send with it.
+import Fastify from 'fastify';
+import { Agent, request } from 'undici';
+
+const upstream = new URL(process.env.UPSTREAM ?? '');
+const headers = JSON.parse(process.env.UPSTREAM_HEADERS ?? '{}') as Record<string, string>;
+const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 128 });
+
+const app = Fastify({ logger: false });
+app.post(
+  '/execute',
+  {
+    schema: {
+      body: {
+        type: 'object',
+        required: ['entity', 'action'],
+        properties: {
+          entity: { type: 'string', maxLength: 100 },
+          action: { type: 'string', minLength: 1, maxLength: 50 },
+          params: { type: 'object' },
+        },
+      },
+    },
+  },
+  async (_request, reply) => {
+    const started = Date.now();
+    const res = await request(upstream, { method: 'GET', headers, dispatcher });
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+    const head = Buffer.from('{"status":"success","result":');
+    const tail = Buffer.from(
+      `,"connector_metadata":${JSON.stringify({ has_next_page: false, end_cursor: null })},"execution_metadata":${JSON.stringify({ execution_time_ms: Date.now() - started })}}`,
+    );
+    reply.type('application/json; charset=utf-8');
+    return reply.send(Buffer.concat([head, ...chunks, tail]));
+  },
+);
+
+app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+});
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
