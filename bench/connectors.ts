@@ -14,7 +14,7 @@
 // ces stores its data in SQLite, or with --store postgres in a database of the run's own on this machine's server.
 //
 // Usage: npm run bench:connectors [-- --duration 10 --connections 20 --latencies 0,50 --store sqlite
-//        --out connectors.json]
+//        --connectors github,zendesk-support --out connectors.json]  (--connectors: only these; default all)
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -42,6 +42,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     latencies: { type: 'string', default: '0,50' },
+    connectors: { type: 'string', default: '' },
     store: { type: 'string', default: 'sqlite' },
     out: { type: 'string', default: 'connectors.json' },
   },
@@ -209,7 +210,8 @@ async function main() {
   };
   for (const latencyMs of latencies) {
     const scenario: Record<string, unknown> = {};
-    for (const c of CASES) {
+    const only = values.connectors ? values.connectors.split(',') : undefined;
+    for (const c of CASES.filter((x) => !only || only.includes(x.slug))) {
       scenario[c.slug] = await runCase(c, latencyMs);
       console.log(`upstream +${latencyMs} ms`, c.slug, scenario[c.slug]);
     }

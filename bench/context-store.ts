@@ -2,6 +2,8 @@
 //   backfill   records/s from creating the connector until its `issues` entity is Ready (inspect polled every
 //              250 ms; also when it first became searchable), beside how fast this process alone pages through the
 //              same fake (one request in flight, JSON parsed and discarded): ces's ratio to that is the figure;
+//   write floor (SQLite) the same rows copied by SQL into a new file with the same index table, a page (100 rows)
+//              per transaction: what SQLite alone spends storing them, beside ces's CPU per record;
 //   search     client-side p50/p99/mean and server-side took_ms of sequential `search` requests per query kind
 //              (eq, range + sort, fuzzy, keyword, eq 5 pages deep), beside /healthz (the HTTP floor), the same
 //              queries as hand-written SQL on the database file (the storage floor) and the SQL ces compiles for
@@ -24,9 +26,15 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type Dispatcher, request } from 'undici';
 import { parseDefinition } from '../src/connectors/load.ts';
-import { entityLayout } from '../src/context-store/layout.ts';
+import { type EntityLayout, entityLayout, quoteIdent } from '../src/context-store/layout.ts';
 import { compileSearch } from '../src/context-store/query.ts';
-import { registerSearchFunctions } from '../src/store/sqlite/context-index.ts';
+import { openSqliteFile } from '../src/store/sqlite/connection.ts';
+import {
+  ftsFillSql,
+  indexRowColumns,
+  indexTableDdl,
+  registerSearchFunctions,
+} from '../src/store/sqlite/context-index.ts';
 import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
@@ -366,6 +374,75 @@ async function healthz(base: string) {
 
 // ---- the same queries on the database file: hand-written SQL, and the SQL ces compiles
 
+/** The Context Store layout of github.yaml's `issues`: the index table the backfill fills. */
+function issuesLayout(): EntityLayout {
+  const def = parseDefinition(
+    fs.readFileSync(path.join(ROOT, 'src/connectors/definitions/github.yaml'), 'utf8'),
+    'github.yaml',
+  );
+  const entity = def.entities.find((e) => e.name === 'issues');
+  const layout = entity && entityLayout(def, entity);
+  if (!layout) throw new Error('github.yaml has no Context Store layout for issues');
+  return layout;
+}
+
+/**
+ * The write floor (SQLite only): what SQLite alone spends to store the rows the backfill wrote. Into a new file
+ * opened with ces's settings and holding the same index table (its B-tree indexes and full-text table), the rows
+ * of ces's index are copied by SQL, a page of the backfill (100 rows) per transaction with their full-text entries
+ * as ces's writer makes them; no JavaScript touches a row. CPU of this process per record, and records/s on one
+ * core: ces's CPU per record above this (and above the baseline client's paging) is its own work.
+ */
+function writeFloor(dbFile: string, connectorId: string) {
+  const layout = issuesLayout();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-floor-'));
+  const db = openSqliteFile(path.join(dir, 'floor.db'));
+  try {
+    db.exec('CREATE TABLE cs_connectors (connector_key INTEGER PRIMARY KEY)');
+    for (const ddl of indexTableDdl(layout)) db.exec(ddl);
+    db.prepare('ATTACH DATABASE ? AS src').run(dbFile);
+    const { connector_key: key } = db
+      .prepare('SELECT connector_key FROM src.cs_connectors WHERE connector_id = ?')
+      .get(connectorId) as { connector_key: number };
+    db.prepare('INSERT INTO cs_connectors (connector_key) VALUES (?)').run(key);
+    const table = quoteIdent(layout.table);
+    const cols = indexRowColumns(layout).map(quoteIdent).join(', ');
+    const rids = db
+      .prepare(`SELECT rid FROM src.${table} WHERE connector_key = ? ORDER BY rid`)
+      .pluck()
+      .all(key) as number[];
+    const copy = db.prepare(
+      `INSERT INTO main.${table} (${cols}) SELECT ${cols} FROM src.${table} WHERE rid >= ? AND rid <= ? ORDER BY rid`,
+    );
+    const fillSql = ftsFillSql(layout);
+    const fill = fillSql ? db.prepare(fillSql) : undefined;
+    const maxRid = db.prepare(`SELECT COALESCE(MAX(rid), 0) FROM main.${table}`).pluck();
+    const page = db.transaction((from: number, to: number) => {
+      const before = maxRid.get() as number;
+      copy.run(from, to);
+      fill?.run(before);
+    });
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (let i = 0; i < rids.length; i += 100) {
+      page(rids[i] as number, rids[Math.min(i + 99, rids.length - 1)] as number);
+    }
+    const s = seconds(t0);
+    const cpu = process.cpuUsage(cpu0);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    return {
+      records: rids.length,
+      seconds: round(s),
+      records_per_s: Math.round(rids.length / s),
+      cpu_s: round(cpuS),
+      cpu_us_per_record: round((cpuS / rids.length) * 1e6, 1),
+    };
+  } finally {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function storageFloor(dbFile: string, connectorId: string) {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   registerSearchFunctions(db);
@@ -420,13 +497,7 @@ function storageFloor(dbFile: string, connectorId: string) {
         .all(`{${titleFts}} : ("${a[0]}" OR "${a[1]}")`, connectorKey),
   };
 
-  const def = parseDefinition(
-    fs.readFileSync(path.join(ROOT, 'src/connectors/definitions/github.yaml'), 'utf8'),
-    'github.yaml',
-  );
-  const entity = def.entities.find((e) => e.name === 'issues');
-  const layout = entity && entityLayout(def, entity);
-  if (!layout) throw new Error('github.yaml has no Context Store layout for issues');
+  const layout = issuesLayout();
 
   const out: Record<string, unknown> = {};
   for (const kind of ['eq', 'range_sort', 'fuzzy', 'keyword']) {
@@ -566,6 +637,14 @@ async function runStore(
     out.search = search;
 
     await stop(ces.proc);
+    if (store === 'sqlite') {
+      const floor = writeFloor(dbFile, bf.connector_id);
+      out.write_floor = {
+        ...floor,
+        ces_cpu_to_floor: round(bf.ces_cpu_us_per_record / floor.cpu_us_per_record),
+      };
+      console.error('write floor', out.write_floor);
+    }
     const size = database ? await postgresSize(database.url) : dbSize(dbFile);
     out.size = { ...size, raw_json_bytes_per_record: baseline.json_bytes_per_record };
   } finally {
@@ -614,6 +693,13 @@ function summary(store: string, r: Record<string, unknown>) {
       `searchable after ${bf.first_searchable_s} s); paging alone ${base.records_per_s} records/s, ratio ${bf.ratio_to_baseline}; ` +
       `goal ≥ ${GOALS.backfill_rps} records/s: ${verdict(bf.records_per_s >= GOALS.backfill_rps)}`,
   );
+  const floor = r.write_floor as { records_per_s: number; cpu_us_per_record: number } | undefined;
+  if (floor) {
+    console.log(
+      `write floor (SQLite alone storing the same rows): ${floor.records_per_s} records/s on one core, ` +
+        `${floor.cpu_us_per_record} µs CPU/record`,
+    );
+  }
   const during = bf.api_during_backfill;
   console.log(
     `API during the backfill: healthz ${ms(during.healthz_ms)} ms, inspect ${ms(during.inspect_ms)} ms, ` +
