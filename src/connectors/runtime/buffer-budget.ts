@@ -47,9 +47,8 @@ export class BufferBudget {
    */
   async reserve(bytes: number, maxWaitMs: number, signal?: AbortSignal): Promise<Reservation | null> {
     if (bytes > this.limit) return null;
-    if (bytes === 0) return this.take(0);
-    if (this.held + bytes <= this.limit && (this.waiters.length === 0 || this.small(bytes)))
-      return this.take(bytes);
+    const now = this.reserveNow(bytes);
+    if (now) return now;
     if (maxWaitMs <= 0 || signal?.aborted) return null;
     return new Promise<Reservation | null>((resolve) => {
       const done = (reservation: Reservation | null) => {
@@ -70,6 +69,17 @@ export class BufferBudget {
       signal?.addEventListener('abort', giveUp, { once: true });
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * A reservation of `bytes` if they fit now without passing anyone waiting (as `reserve` would grant them at
+   * once); undefined otherwise. The caller must hold nothing of this budget.
+   */
+  reserveNow(bytes: number): Reservation | undefined {
+    if (bytes === 0) return this.take(0);
+    if (this.held + bytes <= this.limit && (this.waiters.length === 0 || this.small(bytes)))
+      return this.take(bytes);
+    return undefined;
   }
 
   private small(bytes: number): boolean {

@@ -1,0 +1,156 @@
+// UpstreamHttp reads answers from undici's handler callbacks, not a response stream: these cover the paths of
+// that reader the connector suites reach rarely (a redirect with a large body, bytes that arrive while the answer
+// waits for room in the buffer budget, a deadline passing while the request waits for a connection).
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { BufferBudget } from '../../../src/connectors/runtime/buffer-budget.ts';
+import { UpstreamHttp, type UpstreamRequest } from '../../../src/connectors/runtime/http.ts';
+import { DomainError } from '../../../src/core/errors.ts';
+
+const BIG = Buffer.alloc(3 * 1024 * 1024, 'abcdefghij');
+
+describe('UpstreamHttp', () => {
+  let server: http.Server;
+  let origin: string;
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/moved-with-body') {
+        // A 302 whose body is far above what is worth draining.
+        res.writeHead(302, { location: '/target', 'content-length': String(BIG.length) });
+        res.end(BIG);
+        return;
+      }
+      if (req.url === '/moved') {
+        res.writeHead(301, { location: '/target', 'content-length': '5' });
+        res.end('moved');
+        return;
+      }
+      if (req.url === '/target') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11' });
+        res.end('{"ok":true}');
+        return;
+      }
+      if (req.url === '/big') {
+        res.writeHead(200, { 'content-length': String(BIG.length) });
+        res.end(BIG);
+        return;
+      }
+      if (req.url === '/big-chunked') {
+        res.writeHead(200);
+        res.write(BIG.subarray(0, 1000));
+        res.end(BIG.subarray(1000));
+        return;
+      }
+      if (req.url === '/hang') return; // never answers
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const get = (path: string): UpstreamRequest => ({
+    method: 'GET',
+    url: new URL(path, origin),
+    headers: {},
+    guarded: false,
+    idempotent: true,
+  });
+
+  it('follows a redirect whose body is too large to drain, and reads the target', async () => {
+    const client = new UpstreamHttp({
+      timeoutMs: 5000,
+      maxResponseBytes: 1 << 20,
+      budget: new BufferBudget(8 << 20),
+      budgetWaitMs: 1000,
+    });
+    try {
+      for (const path of ['/moved', '/moved-with-body']) {
+        const res = await client.send(get(path), 'Fake');
+        assert.equal(res.status, 200);
+        assert.equal(res.url.pathname, '/target');
+        assert.equal(res.body.toString(), '{"ok":true}');
+        res.release?.();
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps the bytes that arrive while an answer waits for room, in order, and gives the room back', async () => {
+    const budget = new BufferBudget(4 << 20);
+    const client = new UpstreamHttp({
+      timeoutMs: 5000,
+      maxResponseBytes: 4 << 20,
+      budget,
+      budgetWaitMs: 2000,
+    });
+    try {
+      // Most of the budget is held elsewhere: the answer must wait, then read on from where it paused. Without a
+      // Content-Length only its first step waits, so all but less than that step is held.
+      for (const [path, held] of [
+        ['/big', 3 << 20],
+        ['/big-chunked', (4 << 20) - (32 << 10)],
+      ] as const) {
+        const other = budget.reserveNow(held);
+        assert.ok(other);
+        const pending = client.send(get(path), 'Fake');
+        await new Promise((r) => setTimeout(r, 150));
+        assert.equal(budget.waiting, 1, `${path}: the answer waits for room`);
+        other.release();
+        const res = await pending;
+        assert.equal(res.status, 200);
+        assert.ok(res.body.equals(BIG), `${path}: every byte, in order`);
+        res.release?.();
+        assert.equal(budget.heldBytes, 0);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('an answer that finds no room in time is SERVER_BUSY, and the connection is not left paused', async () => {
+    const budget = new BufferBudget(4 << 20);
+    const client = new UpstreamHttp({
+      timeoutMs: 5000,
+      maxResponseBytes: 4 << 20,
+      budget,
+      budgetWaitMs: 100,
+    });
+    try {
+      const other = budget.reserveNow(3 << 20);
+      assert.ok(other);
+      await assert.rejects(
+        client.send(get('/big'), 'Fake'),
+        (err: unknown) => err instanceof DomainError && err.code === 'SERVER_BUSY',
+      );
+      other.release();
+      assert.equal(budget.heldBytes, 0);
+      const res = await client.send(get('/target'), 'Fake');
+      assert.equal(res.body.toString(), '{"ok":true}');
+      res.release?.();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a deadline that passes before the answer is UPSTREAM_TIMEOUT, holding nothing', async () => {
+    const budget = new BufferBudget(1 << 20);
+    const client = new UpstreamHttp({ timeoutMs: 200, maxResponseBytes: 1 << 20, budget, budgetWaitMs: 100 });
+    try {
+      await assert.rejects(
+        client.send(get('/hang'), 'Fake'),
+        (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
+      );
+      assert.equal(budget.heldBytes, 0);
+    } finally {
+      await client.close();
+    }
+  });
+});
