@@ -3,7 +3,8 @@
 //      `npm run build` first after changing the sources), vs a bare node:http server process
 //   2. token endpoint requests/s (vs /healthz of the same server)
 //   3. execute `issues list` through ces against the GitHub fake vs a bare passthrough proxy to the same fake,
-//      under load and with one connection (where the p50 difference is the latency ces adds)
+//      under load and with one connection (where the p50 difference is the latency ces adds), beside the floor of
+//      ces's stack (bench/stack-floor.ts: a fastify route relaying one undici request) to split what is added
 // Usage: npm run bench [-- --duration 10 --connections 20]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,6 +70,15 @@ async function main() {
 
   const fake = await launch(['--import', 'tsx', 'bench/fake-github.ts']);
   const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: fake.url });
+  const perPage = 30;
+  const upstreamHeaders = {
+    authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}`,
+    accept: 'application/vnd.github+json',
+  };
+  const floor = await launch(['--import', 'tsx', 'bench/stack-floor.ts'], {
+    UPSTREAM: `${new URL(fake.url).origin}/repos/bench/big/issues?per_page=${perPage}`,
+    UPSTREAM_HEADERS: JSON.stringify(upstreamHeaders),
+  });
   const ces = await startCes({ github: fake.url });
   const created = await createGithubConnector(ces, ['bench/big']);
 
@@ -88,7 +98,6 @@ async function main() {
   };
   console.log('token endpoint', results.token_endpoint);
 
-  const perPage = 30;
   const executeBody = JSON.stringify({
     entity: 'issues',
     action: 'list',
@@ -99,10 +108,15 @@ async function main() {
       connections,
       duration: DURATION,
       url: `${proxy.url}/repos/bench/big/issues?per_page=${perPage}`,
-      headers: {
-        authorization: `Bearer ${GITHUB_FAKE_DEFAULT_TOKEN}`,
-        accept: 'application/vnd.github+json',
-      },
+      headers: upstreamHeaders,
+    });
+    const stack = await load({
+      connections,
+      duration: DURATION,
+      url: `${floor.url}/execute`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: executeBody,
     });
     const through = await load({
       connections,
@@ -116,10 +130,15 @@ async function main() {
       per_page: perPage,
       connections,
       passthrough: direct,
+      stack_floor: stack,
       ces: through,
       throughput_ratio: +(through.rps / direct.rps).toFixed(3),
       added_p50_ms: +(through.p50 - direct.p50).toFixed(2),
       added_mean_ms: +(through.mean_ms - direct.mean_ms).toFixed(3),
+      // What the stack alone adds (bench/stack-floor.ts), and what ces adds above it.
+      floor_added_p50_ms: +(stack.p50 - direct.p50).toFixed(2),
+      floor_added_mean_ms: +(stack.mean_ms - direct.mean_ms).toFixed(3),
+      ces_over_floor_mean_ms: +(through.mean_ms - stack.mean_ms).toFixed(3),
     };
     results[`execute_issues_list_c${connections}`] = figure;
     console.log('execute issues list', figure);
