@@ -63,14 +63,26 @@ describe('UpstreamHttp', () => {
     idempotent: true,
   });
 
-  it('follows a redirect whose body is too large to drain, and reads the target', async () => {
+  /** A client reading answers into `budget`, closed after `use`. */
+  const withClient = async (
+    opts: { budget: BufferBudget; budgetWaitMs: number; timeoutMs?: number },
+    use: (client: UpstreamHttp) => Promise<void>,
+  ) => {
     const client = new UpstreamHttp({
-      timeoutMs: 5000,
-      maxResponseBytes: 1 << 20,
-      budget: new BufferBudget(8 << 20),
-      budgetWaitMs: 1000,
+      timeoutMs: opts.timeoutMs ?? 5000,
+      maxResponseBytes: opts.budget.limit,
+      budget: opts.budget,
+      budgetWaitMs: opts.budgetWaitMs,
     });
     try {
+      await use(client);
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('follows a redirect whose body is too large to drain, and reads the target', async () => {
+    await withClient({ budget: new BufferBudget(8 << 20), budgetWaitMs: 1000 }, async (client) => {
       for (const path of ['/moved', '/moved-with-body']) {
         const res = await client.send(get(path), 'Fake');
         assert.equal(res.status, 200);
@@ -78,20 +90,12 @@ describe('UpstreamHttp', () => {
         assert.equal(res.body.toString(), '{"ok":true}');
         res.release?.();
       }
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('keeps the bytes that arrive while an answer waits for room, in order, and gives the room back', async () => {
     const budget = new BufferBudget(4 << 20);
-    const client = new UpstreamHttp({
-      timeoutMs: 5000,
-      maxResponseBytes: 4 << 20,
-      budget,
-      budgetWaitMs: 2000,
-    });
-    try {
+    await withClient({ budget, budgetWaitMs: 5000 }, async (client) => {
       // Most of the budget is held elsewhere: the answer must wait, then read on from where it paused. Without a
       // Content-Length only its first step waits, so all but less than that step is held.
       for (const [path, held] of [
@@ -101,7 +105,7 @@ describe('UpstreamHttp', () => {
         const other = budget.reserveNow(held);
         assert.ok(other);
         const pending = client.send(get(path), 'Fake');
-        await new Promise((r) => setTimeout(r, 150));
+        for (let i = 0; i < 400 && budget.waiting === 0; i++) await new Promise((r) => setTimeout(r, 10));
         assert.equal(budget.waiting, 1, `${path}: the answer waits for room`);
         other.release();
         const res = await pending;
@@ -110,20 +114,12 @@ describe('UpstreamHttp', () => {
         res.release?.();
         assert.equal(budget.heldBytes, 0);
       }
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('an answer that finds no room in time is SERVER_BUSY, and the connection is not left paused', async () => {
     const budget = new BufferBudget(4 << 20);
-    const client = new UpstreamHttp({
-      timeoutMs: 5000,
-      maxResponseBytes: 4 << 20,
-      budget,
-      budgetWaitMs: 100,
-    });
-    try {
+    await withClient({ budget, budgetWaitMs: 100 }, async (client) => {
       const other = budget.reserveNow(3 << 20);
       assert.ok(other);
       await assert.rejects(
@@ -135,22 +131,17 @@ describe('UpstreamHttp', () => {
       const res = await client.send(get('/target'), 'Fake');
       assert.equal(res.body.toString(), '{"ok":true}');
       res.release?.();
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('a deadline that passes before the answer is UPSTREAM_TIMEOUT, holding nothing', async () => {
     const budget = new BufferBudget(1 << 20);
-    const client = new UpstreamHttp({ timeoutMs: 200, maxResponseBytes: 1 << 20, budget, budgetWaitMs: 100 });
-    try {
+    await withClient({ budget, budgetWaitMs: 100, timeoutMs: 200 }, async (client) => {
       await assert.rejects(
         client.send(get('/hang'), 'Fake'),
         (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
       );
       assert.equal(budget.heldBytes, 0);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
