@@ -2,8 +2,8 @@
 //   backfill   records/s from creating the connector until its `issues` entity is Ready (inspect polled every
 //              250 ms; also when it first became searchable), beside how fast this process alone pages through the
 //              same fake (one request in flight, JSON parsed and discarded): ces's ratio to that is the figure;
-//   write floor (SQLite) the same rows copied by SQL into a new file with the same index table, a page (100 rows)
-//              per transaction: what SQLite alone spends storing them, beside ces's CPU per record;
+//   write floor (SQLite) the rows ces wrote, read back and inserted into a new file with the same index table, a
+//              page (100 rows) per transaction, only the writes timed: what SQLite alone spends storing them;
 //   search     client-side p50/p99/mean and server-side took_ms of sequential `search` requests per query kind
 //              (eq, range + sort, fuzzy, keyword, eq 5 pages deep), beside /healthz (the HTTP floor; and with every
 //              core kept busy by spinning processes, the control for /healthz during the backfill), the same

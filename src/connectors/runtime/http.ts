@@ -156,8 +156,7 @@ export class UpstreamHttp {
    * Content-Length is checked against the cap before a byte is read, then reserved in full (reading paused
    * while it waits for room) and read into one buffer of that size. A body without one reserves a first step
    * the same way, then grows as bytes arrive and never waits again, because by then it holds bytes (see
-   * buffer-budget.ts). A same-origin redirect's body is read and dropped (the connection stays usable), up to
-   * DRAIN_BYTES. `onHeaders` hears that a final answer's status line and headers have arrived.
+   * buffer-budget.ts). A same-origin redirect's body is read and dropped up to DRAIN_BYTES, then cut off. `onHeaders` hears that a final answer's status line and headers have arrived.
    */
   private receive(
     dispatcher: Dispatcher,
@@ -394,7 +393,7 @@ function redirectTarget(
 /** A body without Content-Length reserves budget in steps of this size as it arrives. */
 const READ_STEP = 64 * 1024;
 
-/** A redirect's body is read and dropped up to this size (so its connection can be used again), then cut off. */
+/** A redirect's body is read and dropped up to this size, then its connection is dropped instead. */
 const DRAIN_BYTES = 128 * 1024;
 
 /** What one exchange answered: a same-origin redirect to follow, or a final answer read whole. */
