@@ -3,7 +3,8 @@
 //      `npm run build` first after changing the sources), vs a bare node:http server process
 //   2. token endpoint requests/s (vs /healthz of the same server)
 //   3. execute `issues list` through ces against the GitHub fake vs a bare passthrough proxy to the same fake,
-//      under load and with one connection (where the p50 difference is the latency ces adds), beside the floor of
+//      under load and with one connection (each request timed on its own: the mean and p50 differences are the
+//      latency ces adds), beside the floor of
 //      ces's stack (bench/stack-floor.ts: a fastify route relaying one undici request) to split what is added
 // Usage: npm run bench [-- --duration 10 --connections 20]
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import {
   createGithubConnector,
   launch,
   load,
+  sequentialLoad,
   startCes,
   stop,
   stopAll,
@@ -104,13 +106,16 @@ async function main() {
     params: { owner: 'bench', repo: 'big', per_page: perPage },
   });
   for (const connections of [CONNECTIONS, 1]) {
-    const direct = await load({
+    // One connection: each request timed to the microsecond (autocannon's whole milliseconds can't show it).
+    const run =
+      connections === 1 ? (opts: Parameters<typeof load>[0]) => sequentialLoad(DURATION, opts) : load;
+    const direct = await run({
       connections,
       duration: DURATION,
       url: `${proxy.url}/repos/bench/big/issues?per_page=${perPage}`,
       headers: upstreamHeaders,
     });
-    const stack = await load({
+    const stack = await run({
       connections,
       duration: DURATION,
       url: `${floor.url}/execute`,
@@ -118,7 +123,7 @@ async function main() {
       headers: { 'content-type': 'application/json' },
       body: executeBody,
     });
-    const through = await load({
+    const through = await run({
       connections,
       duration: DURATION,
       url: `${ces.base}/api/v1/integrations/connectors/${created.id}/execute`,
