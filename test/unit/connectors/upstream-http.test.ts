@@ -134,6 +134,21 @@ describe('UpstreamHttp', () => {
     });
   });
 
+  it('a deadline that passes while the answer waits for room is UPSTREAM_TIMEOUT, and the wait ends', async () => {
+    const budget = new BufferBudget(4 << 20);
+    await withClient({ budget, budgetWaitMs: 60_000, timeoutMs: 200 }, async (client) => {
+      const other = budget.reserveNow(3 << 20);
+      assert.ok(other);
+      await assert.rejects(
+        client.send(get('/big'), 'Fake'),
+        (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
+      );
+      assert.equal(budget.waiting, 0, 'the wait for room ends with the deadline');
+      other.release();
+      assert.equal(budget.heldBytes, 0);
+    });
+  });
+
   it('a deadline that passes before the answer is UPSTREAM_TIMEOUT, holding nothing', async () => {
     const budget = new BufferBudget(1 << 20);
     await withClient({ budget, budgetWaitMs: 100, timeoutMs: 200 }, async (client) => {
