@@ -134,16 +134,19 @@ describe('UpstreamHttp', () => {
     });
   });
 
-  it('a deadline that passes while the answer waits for room is UPSTREAM_TIMEOUT, and the wait ends', async () => {
+  it('a deadline that passes while the answer waits for room fails the call and ends the wait with it', async () => {
     const budget = new BufferBudget(4 << 20);
     await withClient({ budget, budgetWaitMs: 60_000, timeoutMs: 200 }, async (client) => {
       const other = budget.reserveNow(3 << 20);
       assert.ok(other);
+      // The wait is capped at the time the call has left, so its own end and the deadline come within a
+      // millisecond of each other: either may answer first. Whichever does, nothing may go on waiting.
       await assert.rejects(
         client.send(get('/big'), 'Fake'),
-        (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
+        (err: unknown) =>
+          err instanceof DomainError && (err.code === 'UPSTREAM_TIMEOUT' || err.code === 'SERVER_BUSY'),
       );
-      assert.equal(budget.waiting, 0, 'the wait for room ends with the deadline');
+      assert.equal(budget.waiting, 0, 'the wait for room ends with the call');
       other.release();
       assert.equal(budget.heldBytes, 0);
     });
