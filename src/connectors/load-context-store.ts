@@ -135,7 +135,7 @@ export function checkContextStore(
 function checkWildcard(
   def: ConnectorDefinition,
   wildcard: NonNullable<NonNullable<ContextStoreDefinition['partitions']>['wildcard']>,
-  pattern: string[],
+  pattern: readonly string[],
   at: string,
   out: string[],
 ): void {

@@ -4,8 +4,40 @@
  */
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-export function placeholders(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+/** A template cut at its placeholders: `texts[0] {names[0]} texts[1] … {names[n-1]} texts[n]`. */
+interface Parts {
+  readonly texts: readonly string[];
+  readonly names: readonly string[];
+}
+
+/**
+ * Templates come from definitions, so there are few of them, and every execute renders or inspects several
+ * (base URL, path, auth header, the path's params): each is cut once. The bound only stops an unforeseen
+ * caller from growing the cache without end.
+ */
+const cut = new Map<string, Parts>();
+const MAX_CACHED = 4096;
+
+function partsOf(template: string): Parts {
+  let parts = cut.get(template);
+  if (parts) return parts;
+  const texts: string[] = [];
+  const names: string[] = [];
+  let from = 0;
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    texts.push(template.slice(from, m.index));
+    names.push(m[1] as string);
+    from = m.index + m[0].length;
+  }
+  texts.push(template.slice(from));
+  parts = { texts: Object.freeze(texts), names: Object.freeze(names) };
+  if (cut.size >= MAX_CACHED) cut.clear();
+  cut.set(template, parts);
+  return parts;
+}
+
+export function placeholders(template: string): readonly string[] {
+  return partsOf(template).names;
 }
 
 /** Replaces each `{name}` with `encode(values[name])`; a missing value is a programming error upstream of this. */
@@ -14,9 +46,13 @@ export function render(
   values: Record<string, string>,
   encode: (value: string) => string = (v) => v,
 ): string {
-  return template.replace(PLACEHOLDER, (_, name: string) => {
+  const { texts, names } = partsOf(template);
+  let out = texts[0] as string;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
     const value = values[name];
     if (value === undefined) throw new Error(`template value '${name}' is missing`);
-    return encode(value);
-  });
+    out += encode(value) + texts[i + 1];
+  }
+  return out;
 }

@@ -336,7 +336,7 @@ function checkMembers(
  * Path params are encoded as one segment each, but `.` and `..` survive encoding and URL parsers resolve them,
  * so `repo: '..'` could walk out of the declared path.
  */
-function checkPathSegment(name: string, value: unknown, inPath: string[]): string | undefined {
+function checkPathSegment(name: string, value: unknown, inPath: readonly string[]): string | undefined {
   if (!inPath.includes(name)) return undefined;
   const s = String(value);
   if (s === '' || s === '.' || s === '..')
