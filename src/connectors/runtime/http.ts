@@ -461,9 +461,11 @@ function budgetBusy(budget: BufferBudget, detail: string): DomainError {
 
 export function flatten(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  // for…in, not Object.entries: no array per header (a GitHub answer has ~20 of them, on every call).
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
   }
   return out;
 }

@@ -211,7 +211,12 @@ export function buildRequest(
   }
   // encodeURIComponent makes each value exactly one segment ('/' -> %2F); '.'/'..' are rejected by validation.
   const url = new URL(base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent));
-  for (const [k, v] of query) url.searchParams.append(k, v);
+  if (query.length > 0) {
+    // Serialised once: each url.searchParams.append writes the whole query back into the URL.
+    const search = new URLSearchParams(url.search);
+    for (const [k, v] of query) search.append(k, v);
+    url.search = search.toString();
+  }
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
   const keyHeader = req.idempotency_key_header?.toLowerCase();
   if (keyHeader !== undefined && headers[keyHeader] === undefined) headers[keyHeader] = randomUUID();
