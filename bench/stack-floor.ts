@@ -21,6 +21,12 @@ function fetchChunks(): Promise<Buffer[]> {
       {
         // Its presence tells undici this handler takes the controller API (onResponse*).
         onRequestStart: () => {},
+        // A relay has to look at the status line and headers (undici parses the headers for this callback
+        // only: without it the floor skipped work no real relay can skip).
+        onResponseStart: (_c, status, responseHeaders) => {
+          if (status >= 300 || responseHeaders['content-type'] === undefined)
+            reject(new Error(`unexpected upstream answer: HTTP ${status}`));
+        },
         onResponseData: (_c, chunk) => {
           chunks.push(chunk);
         },
