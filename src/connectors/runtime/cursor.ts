@@ -6,7 +6,7 @@
  * tenant's connector can't be replayed through another). It is signed, not encrypted: it must never hold
  * credentials, which the paginators guarantee by stripping query-placed auth before signing.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { type DomainError, invalidField } from '../../core/errors.ts';
 
 /** The next request of a paged action. `body` is the JSON body of body-paged styles (POST searches). */
@@ -32,6 +32,7 @@ interface Payload {
 }
 
 const CONTEXT = 'ces-cursor.v1.';
+const SHA256_BLOCK = 64;
 /**
  * Far above any real next-page URL, and room for a body-paged search's body (a filter listing a few hundred
  * ids); still stops a client from making us HMAC megabytes.
@@ -39,11 +40,16 @@ const CONTEXT = 'ces-cursor.v1.';
 const MAX_CURSOR_LENGTH = 32_768;
 
 export class CursorCodec {
-  private readonly key: Buffer;
+  /** The key XORed with HMAC's inner and outer pads (RFC 2104), computed once. */
+  private readonly innerPad: Buffer;
+  private readonly outerPad: Buffer;
 
   constructor(key: Uint8Array) {
     if (key.length < 16) throw new Error('cursor key must be at least 16 bytes');
-    this.key = Buffer.from(key);
+    const block = Buffer.alloc(SHA256_BLOCK);
+    (key.length > SHA256_BLOCK ? hash('sha256', key, 'buffer') : Buffer.from(key)).copy(block);
+    this.innerPad = Buffer.from(block.map((b) => b ^ 0x36));
+    this.outerPad = Buffer.from(block.map((b) => b ^ 0x5c));
   }
 
   sign(binding: CursorBinding, req: NextRequest): string {
@@ -88,8 +94,13 @@ export class CursorCodec {
     return payload.req;
   }
 
+  /**
+   * HMAC-SHA256 of CONTEXT + body, as two one-shot hashes over the precomputed pads: the same bytes as
+   * createHmac, without setting up a keyed context on every page (~10 µs of an execute under load).
+   */
   private mac(body: string): Buffer {
-    return createHmac('sha256', this.key).update(CONTEXT).update(body).digest();
+    const inner = hash('sha256', Buffer.concat([this.innerPad, Buffer.from(CONTEXT + body)]), 'buffer');
+    return hash('sha256', Buffer.concat([this.outerPad, inner]), 'buffer');
   }
 }
 

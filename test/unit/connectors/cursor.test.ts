@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { CursorCodec } from '../../../src/connectors/runtime/cursor.ts';
 import { DomainError } from '../../../src/core/errors.ts';
@@ -22,6 +23,18 @@ describe('CursorCodec', () => {
     const cursor = codec.sign(binding, next);
     assert.match(cursor, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     assert.deepEqual(codec.verify(binding, cursor), next);
+  });
+
+  it('signs with HMAC-SHA256 over the context and the payload, for short, block-sized and long keys', () => {
+    // Keys longer than SHA-256's 64-byte block are hashed first (RFC 2104): the codec must agree with
+    // node:crypto's own HMAC on every side of that edge, and cursors it signed before stay valid.
+    for (const length of [16, 32, 63, 64, 65, 200]) {
+      const key = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
+      const cursor = new CursorCodec(key).sign(binding, next);
+      const [body, mac] = cursor.split('.') as [string, string];
+      const expected = createHmac('sha256', key).update(`ces-cursor.v1.${body}`).digest('base64url');
+      assert.equal(mac, expected, `key of ${length} bytes`);
+    }
   });
 
   it('rejects a modified payload, a modified or truncated signature, and garbage', () => {
