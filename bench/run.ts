@@ -4,8 +4,8 @@
 //   2. token endpoint requests/s (vs /healthz of the same server)
 //   3. execute `issues list` through ces against the GitHub fake vs a bare passthrough proxy to the same fake,
 //      under load and with one connection (each request timed on its own: the mean and p50 differences are the
-//      latency ces adds), beside the floor of
-//      ces's stack (bench/stack-floor.ts: a fastify route relaying one undici request) to split what is added
+//      latency ces adds), beside the floor of ces's stack (bench/stack-floor.ts: a fastify route relaying one
+//      undici request) to split what is added
 // Usage: npm run bench [-- --duration 10 --connections 20]
 import fs from 'node:fs';
 import os from 'node:os';
