@@ -1,7 +1,8 @@
 // The floor of ces's stack: the least a server built on ces's parts does for one execute. A fastify 5 POST route
 // (JSON body parsed and checked against a small schema) sends one request upstream with undici 7 through a
-// keep-alive pool, reads the answer from undici's handler callbacks into a buffer (as ces's upstream client does,
-// no response stream) and writes it back inside the execute envelope, as ces does for a list it relays unparsed. No authentication, no store, no definition, no paging: what ces spends above this is
+// keep-alive pool, reads the status line, headers and answer from undici's handler callbacks into a buffer (as
+// ces's upstream client does, no response stream) and writes it back inside the execute envelope, as ces does for
+// a list it relays unparsed. No authentication, no store, no definition, no paging: what ces spends above this is
 // ces's own work; what this spends above the bare proxy (bench/passthrough.ts) is the cost of the stack.
 //
 // UPSTREAM is the full URL to fetch on every call and UPSTREAM_HEADERS a JSON object of headers to send with it.

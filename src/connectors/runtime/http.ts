@@ -180,7 +180,8 @@ export class UpstreamHttp {
    * Content-Length is checked against the cap before a byte is read, then reserved in full (reading paused
    * while it waits for room) and read into one buffer of that size. A body without one reserves a first step
    * the same way, then grows as bytes arrive and never waits again, because by then it holds bytes (see
-   * buffer-budget.ts). A same-origin redirect's body is read and dropped up to DRAIN_BYTES, then cut off. `onHeaders` hears that a final answer's status line and headers have arrived.
+   * buffer-budget.ts). A same-origin redirect's body is read and dropped up to DRAIN_BYTES, then cut off.
+   * `onHeaders` hears that a final answer's status line and headers have arrived.
    */
   private receive(
     dispatcher: Dispatcher,

@@ -78,11 +78,16 @@ function stringEnd(doc: Buffer, at: number): number {
   for (;;) {
     const quote = doc.indexOf(QUOTE, from);
     if (quote < 0) return -1;
-    let slashes = 0;
-    for (let k = quote - 1; doc[k] === BACKSLASH; k--) slashes++;
-    if (slashes % 2 === 0) return quote + 1;
+    if (!escaped(doc, quote)) return quote + 1;
     from = quote + 1;
   }
+}
+
+/** Whether the quote at `quote`, inside a string, is escaped: an odd number of backslashes before it. */
+function escaped(doc: Buffer, quote: number): boolean {
+  let slashes = 0;
+  for (let k = quote - 1; doc[k] === BACKSLASH; k--) slashes++;
+  return slashes % 2 === 1;
 }
 
 /** The index just past the value starting at `at`; -1 if the text ends first. */
@@ -102,9 +107,7 @@ function valueEndAt(doc: Buffer, at: number): number {
           i++;
           while (i < n && doc[i] !== QUOTE) i++;
           if (i >= n) return -1;
-          let slashes = 0;
-          for (let k = i - 1; doc[k] === BACKSLASH; k--) slashes++;
-          if (slashes % 2 === 0) break;
+          if (!escaped(doc, i)) break;
         }
       } else if ((b | CASE_BIT) === OPEN_OBJECT)
         depth++; // { or [
