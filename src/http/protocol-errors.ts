@@ -140,14 +140,18 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
  * the Host header HTTP/1.1 requires (checked here rather than by Node, which answers without a body).
  */
 export function installRequestGuards(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  // Callback style: an async hook costs a promise and a microtask turn on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
     if ((request.raw.url ?? '').length > MAX_URL_LENGTH) {
-      throw new DomainError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters.`);
+      done(new DomainError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters.`));
+      return;
     }
     const { httpVersionMajor, httpVersionMinor } = request.raw;
     const http11 = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
     if (http11 && request.headers.host === undefined) {
-      throw new DomainError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header.');
+      done(new DomainError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header.'));
+      return;
     }
+    done();
   });
 }

@@ -275,14 +275,18 @@ export class ConnectorRuntime {
       flightKey: input.connectorId,
       store: input.credentialStore,
     };
-    let answer: Awaited<ReturnType<ConnectorRuntime['exchange']>> & { base: BaseUrl; built: BuiltRequest };
+    let answer: {
+      exchanged: Awaited<ReturnType<ConnectorRuntime['exchange']>>;
+      base: BaseUrl;
+      built: BuiltRequest;
+    };
     try {
       answer = (
         await this.oauth.run(authorised, async (credentials) => {
           const { base, built } = prepare(credentials);
           const exchanged = await this.exchange(def, credentials, base, request.method, built, operation, {
             key: input.connectorId,
-            ...(listPath ? { listPath } : {}),
+            listPath,
             idempotent:
               request.idempotent ?? (request.idempotency_key_header === undefined ? undefined : true),
             held,
@@ -290,7 +294,7 @@ export class ConnectorRuntime {
             entity: resolved.entity.name,
             action: resolved.actionName,
           });
-          return { ...exchanged, base, built };
+          return { exchanged, base, built };
         })
       ).value;
     } catch (err) {
@@ -298,7 +302,11 @@ export class ConnectorRuntime {
       if (resolved.action.not_found_is_empty === true && isNotFound(err)) return emptyPage(resolved.action);
       throw err;
     }
-    const { res, body, authQuery, base, built, list } = answer;
+    const {
+      exchanged: { res, body, authQuery, list },
+      base,
+      built,
+    } = answer;
 
     // Unparsed, the list is an empty one in the envelope; nothing the runtime reads below lies inside it.
     const selected = atPath(body, resolved.action.record_selector ?? []);
@@ -555,7 +563,7 @@ export class ConnectorRuntime {
       entity?: string;
       action?: string;
       /** The record selector of a list left unparsed in a success (list-bytes.ts). */
-      listPath?: readonly string[];
+      listPath?: readonly string[] | undefined;
     } = {},
   ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[]; list?: Buffer }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
@@ -643,9 +651,26 @@ export class ConnectorRuntime {
  * itself) nor the credential (added at send time, never signed into a cursor).
  */
 function paramHeaders(built: BuiltRequest, req: RequestDefinition): Record<string, string> {
-  const constant = new Set(Object.keys(req.headers ?? {}).map((k) => k.toLowerCase()));
-  const key = req.idempotency_key_header?.toLowerCase();
-  return Object.fromEntries(Object.entries(built.headers).filter(([k]) => !constant.has(k) && k !== key));
+  const skipped = skippedHeaders(req);
+  const out: Record<string, string> = {};
+  for (const name in built.headers) {
+    if (!skipped.has(name)) out[name] = built.headers[name] as string;
+  }
+  return out;
+}
+
+/** Per request definition (definitions are frozen): its constant headers' names and its idempotency key's. */
+const skippedByRequest = new WeakMap<RequestDefinition, ReadonlySet<string>>();
+
+function skippedHeaders(req: RequestDefinition): ReadonlySet<string> {
+  let skipped = skippedByRequest.get(req);
+  if (!skipped) {
+    const names = new Set(Object.keys(req.headers ?? {}).map((k) => k.toLowerCase()));
+    if (req.idempotency_key_header !== undefined) names.add(req.idempotency_key_header.toLowerCase());
+    skipped = names;
+    skippedByRequest.set(req, skipped);
+  }
+  return skipped;
 }
 
 function isNotFound(err: unknown): boolean {

@@ -147,9 +147,13 @@ function withParam(url: URL, name: string, value: string): URL {
   return next;
 }
 
+/** A URL with its scheme and host, as most providers' next links are (GitHub's, Jira's, Stripe's). */
+const ABSOLUTE_URL = /^https?:\/\//i;
+
 function resolve(target: string, base: URL): URL | null {
   try {
-    return new URL(target, base);
+    // An absolute target ignores the base: not handing it over spares serialising and parsing it again.
+    return ABSOLUTE_URL.test(target) ? new URL(target) : new URL(target, base);
   } catch {
     return null;
   }

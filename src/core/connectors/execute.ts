@@ -85,40 +85,41 @@ export async function executeConnector(
   // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
   params = deps.runtime.validate(def, input.entity, input.action, params);
 
-  const call = {
-    ...openConnectorCall(deps, ctx.organizationId, connector, stored, def),
+  const trimmed = Boolean(selectFields?.length || input.exclude_fields?.length);
+  // One object for the whole call (its fields set once, not spread into a new object at each step).
+  const call = Object.assign(openConnectorCall(deps, ctx.organizationId, connector, stored, def), {
     entity: input.entity,
     action: input.action,
     params,
     holdUntil: input.holdUntil,
-  };
+    // Untrimmed, a list's records are written on as the provider's bytes: the runtime need not build them.
+    unparsedRecords: !trimmed,
+  });
   if (input.action === 'download') {
     return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;
   }
-  const trimmed = Boolean(selectFields?.length || input.exclude_fields?.length);
-  // Untrimmed, a list's records are written on as the provider's bytes: the runtime need not build them.
-  const output = await deps.runtime.execute({ ...call, unparsedRecords: !trimmed });
-  const envelope = {
-    status: 'success' as const,
-    connector_metadata: output.connector_metadata,
-    execution_metadata: {
-      connector_instance_id: `source_id:${id}`,
-      execution_time_ms: Math.round(performance.now() - started),
-    },
+  const output = await deps.runtime.execute(call);
+  const connector_metadata = output.connector_metadata;
+  const execution_metadata = {
+    connector_instance_id: `source_id:${id}`,
+    execution_time_ms: Math.round(performance.now() - started),
   };
   if (!trimmed && output.rawResult) {
     // The provider's bytes for `result`; the records are built only if someone reads `result`.
-    const { rawResult } = output;
     return {
-      ...envelope,
-      rawResult,
+      status: 'success',
+      connector_metadata,
+      execution_metadata,
+      rawResult: output.rawResult,
       get result(): unknown {
         return output.result;
       },
     };
   }
   return {
-    ...envelope,
+    status: 'success',
+    connector_metadata,
+    execution_metadata,
     result: trimmed ? applyFieldSelection(output.result, selectFields, input.exclude_fields) : output.result,
   };
 }
