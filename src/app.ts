@@ -15,7 +15,7 @@ import {
   installServerGuards,
   MAX_PARAM_LENGTH,
 } from './http/protocol-errors.ts';
-import { newRequestId } from './http/request-id.ts';
+import { newRequestId, REQUEST_ID_HEADER } from './http/request-id.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -99,7 +99,7 @@ export async function buildApp(
   app.addSchema(ErrorBodySchema);
   // Callback style, as the request guards: an async hook costs a promise and a microtask turn per request.
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
+    reply.header(REQUEST_ID_HEADER, request.id);
     done(null, payload);
   });
   if (deps.metrics) installHttpMetrics(app as unknown as FastifyInstance, deps.metrics);

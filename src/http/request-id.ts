@@ -1,5 +1,8 @@
 import { randomFillSync } from 'node:crypto';
 
+/** The response header that carries a request's id (every reply; see app.ts). */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 const ID_BYTES = 12;
 /** Random bytes for 512 ids, drawn at once: one call into the CSPRNG per 512 requests instead of one each. */
 const pool = Buffer.alloc(ID_BYTES * 512);

@@ -26,6 +26,23 @@ describe('execute', () => {
   });
   after(() => close());
 
+  test("a list written as the provider's bytes carries the reply's headers: JSON, its length, our request id", async () => {
+    const params = { owner: 'octokit-fixture-org', repo: 'paginate-issues', per_page: 3 };
+    const res = await h.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${connectorId}/execute`,
+      token,
+      body: { entity: 'issues', action: 'list', params },
+      headers: { 'x-request-id': 'client-chosen' },
+    });
+    assert.equal(res.status, 200, res.body);
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(Number(res.headers['content-length']), res.raw.length);
+    assert.match(String(res.headers['x-request-id']), /^req_[A-Za-z0-9_-]{16}$/);
+    assert.equal(res.json.result.length, 3);
+    assert.equal(typeof res.json.connector_metadata.end_cursor, 'string');
+  });
+
   test('issues list pages by cursor through real recorded Link headers', async () => {
     const params = { owner: 'octokit-fixture-org', repo: 'paginate-issues', per_page: 3 };
     let res = await exec({ entity: 'issues', action: 'list', params });

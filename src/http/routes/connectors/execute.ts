@@ -1,9 +1,10 @@
-import { Readable } from 'node:stream';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
+import { REQUEST_ID_HEADER } from '../../request-id.ts';
 import { IdParams, JsonObject, withErrors } from '../../schemas.ts';
 
 const FieldPaths = Type.Union([
@@ -35,8 +36,7 @@ const Reply = Type.Object({
   }),
 });
 
-/** Up to this size a provider's answer is copied into one reply buffer; above it, written as three pieces. */
-const ONE_BUFFER_BYTES = 1024 * 1024;
+const HEAD = Buffer.from(`{"status":"success","result":`);
 
 export function register(app: App, deps: CoreDeps) {
   app.post(
@@ -77,18 +77,26 @@ export function register(app: App, deps: CoreDeps) {
       const { rawResult } = out;
       if (rawResult) {
         // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
-        // Written as three pieces rather than one concatenated copy: a 30 MB answer would otherwise sit in
-        // memory twice until the reply is sent.
-        const head = Buffer.from(`{"status":"success","result":`);
+        // Written here as three pieces in one writev, the way Fastify would send one buffer (its headers, this
+        // request's id; its onResponse hooks still run when the response finishes), rather than copied into
+        // one buffer first: that copy and its allocation (external memory to V8, whose full collections it
+        // brings on) cost several percent of an execute's CPU, and a 30 MB answer would sit in memory twice.
         const tail = Buffer.from(
           `,"connector_metadata":${JSON.stringify(out.connector_metadata)},"execution_metadata":${JSON.stringify(out.execution_metadata)}}`,
         );
-        reply.type('application/json; charset=utf-8');
-        // A small answer goes out as one buffer: a stream costs more per reply than copying a few KB.
-        if (rawResult.length <= ONE_BUFFER_BYTES) return reply.send(Buffer.concat([head, rawResult, tail]));
-        return reply
-          .header('content-length', head.length + rawResult.length + tail.length)
-          .send(Readable.from([head, rawResult, tail], { objectMode: false }));
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, {
+          ...(reply.getHeaders() as OutgoingHttpHeaders),
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': HEAD.length + rawResult.length + tail.length,
+          [REQUEST_ID_HEADER]: request.id,
+        });
+        res.cork();
+        res.write(HEAD);
+        res.write(rawResult);
+        res.end(tail);
+        return reply;
       }
       return out;
     },
