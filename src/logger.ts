@@ -137,7 +137,17 @@ class LazyChild {
   silent(): void {}
 }
 
-/** Fastify's `childLoggerFactory`: each request's logger, made lazily (LazyChild). */
-export function lazyChildLogger<L>(logger: L, bindings: Record<string, unknown>, options: object): L {
-  return new LazyChild(logger as unknown as ChildCapable, bindings, options) as unknown as L;
+/**
+ * Fastify's `childLoggerFactory`: each request's logger, made lazily (LazyChild), unless the route sets its own
+ * level or serializers (whether a line is written would then depend on the child's options): made at once.
+ */
+export function lazyChildLogger<L>(
+  logger: L,
+  bindings: Record<string, unknown>,
+  options: { level?: string; serializers?: unknown },
+): L {
+  const parent = logger as unknown as ChildCapable;
+  if (options.level !== undefined || options.serializers !== undefined)
+    return parent.child(bindings, options) as unknown as L;
+  return new LazyChild(parent, bindings, options) as unknown as L;
 }

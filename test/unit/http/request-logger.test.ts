@@ -83,4 +83,15 @@ describe("each request's logger (lazyChildLogger)", () => {
     assert.deepEqual([lines[0]?.reqId, lines[0]?.job], ['req_e', 'j1']);
     assert.deepEqual(log.bindings(), { service: 'ces', reqId: 'req_e' });
   });
+
+  it('is made at once when the route sets its own level, which then decides what is written', () => {
+    const { parent, lines, children } = logger('warn');
+    const log = lazyChildLogger(parent, { reqId: 'req_f' }, { level: 'debug' });
+    assert.equal(children(), 1);
+    log.debug('written at the route level');
+    assert.deepEqual(
+      lines.map((l) => [l.reqId, l.msg]),
+      [['req_f', 'written at the route level']],
+    );
+  });
 });
