@@ -228,7 +228,6 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** A GitHub connector on the bench fake's token, reading `repositories`. */
 /** A GitHub connector on the fake; `entities` narrows what its Context Store syncs (default: every entity). */
 export async function createGithubConnector(
   ces: { base: string; token: string },

@@ -62,7 +62,8 @@ export function requestLogger<L extends { child(bindings: Record<string, never>)
   return Object.assign(logger.child({}), { serializers });
 }
 
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Write = (...args: unknown[]) => void;
 
 /** The part of a pino logger the lazy child below needs from its parent. */
 interface ChildCapable {
@@ -80,6 +81,27 @@ interface ChildCapable {
  * writes, and they are skipped the same way.
  */
 class LazyChild {
+  declare fatal: Write;
+  declare error: Write;
+  declare warn: Write;
+  declare info: Write;
+  declare debug: Write;
+  declare trace: Write;
+
+  static {
+    // One method per level, each the same: written only if the level is enabled, through the child.
+    for (const level of LEVELS) {
+      Object.defineProperty(LazyChild.prototype, level, {
+        value(this: LazyChild, ...args: unknown[]) {
+          if (!this.#current().isLevelEnabled(level)) return;
+          (this.#logger() as unknown as Record<(typeof LEVELS)[number], Write>)[level](...args);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+
   #made: ChildCapable | undefined;
   readonly #parent: ChildCapable;
   readonly #bindings: Record<string, unknown>;
@@ -91,48 +113,30 @@ class LazyChild {
     this.#options = options;
   }
 
+  /** The child once made; until then the parent, whose level is the child's. */
+  #current(): ChildCapable {
+    return this.#made ?? this.#parent;
+  }
+
   #logger(): ChildCapable {
     this.#made ??= this.#parent.child(this.#bindings, this.#options);
     return this.#made;
   }
 
-  #write(level: Level, args: unknown[]): void {
-    if (!(this.#made ?? this.#parent).isLevelEnabled(level)) return;
-    (this.#logger() as unknown as Record<Level, (...a: unknown[]) => void>)[level](...args);
-  }
-
   get level(): string {
-    return (this.#made ?? this.#parent).level;
+    return this.#current().level;
   }
   set level(level: string) {
     this.#logger().level = level;
   }
   isLevelEnabled(level: string): boolean {
-    return (this.#made ?? this.#parent).isLevelEnabled(level);
+    return this.#current().isLevelEnabled(level);
   }
   bindings(): Record<string, unknown> {
     return this.#logger().bindings();
   }
   child(bindings: Record<string, unknown>, options?: object): ChildCapable {
     return this.#logger().child(bindings, options);
-  }
-  fatal(...args: unknown[]): void {
-    this.#write('fatal', args);
-  }
-  error(...args: unknown[]): void {
-    this.#write('error', args);
-  }
-  warn(...args: unknown[]): void {
-    this.#write('warn', args);
-  }
-  info(...args: unknown[]): void {
-    this.#write('info', args);
-  }
-  debug(...args: unknown[]): void {
-    this.#write('debug', args);
-  }
-  trace(...args: unknown[]): void {
-    this.#write('trace', args);
   }
   silent(): void {}
 }
