@@ -21,12 +21,18 @@ export class ReadCache {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
+  /**
+   * The value kept for `key` while it is still good, without a turn of the event loop; undefined when there is
+   * none (a kept `undefined` too): `get` then loads it.
+   */
+  peek<T>(key: string): T | undefined {
+    this.sync();
+    const hit = this.entries.get(key);
+    return hit && hit.until > this.clock() ? (hit.value as T) : undefined;
+  }
+
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const version = this.store.changeVersion();
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-    }
+    const version = this.sync();
     const now = this.clock();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.value as T;
@@ -42,15 +48,31 @@ export class ReadCache {
     }
     return value;
   }
+
+  /** Drops every entry once the store's change version moved; returns the version. */
+  private sync(): number {
+    const version = this.store.changeVersion();
+    if (version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+    }
+    return version;
+  }
 }
 
+type ConnectorWithCredentials = { connector: Connector; credentials: StoredCredentials };
+
+/** Each read, and its `…Kept` twin answering at once from memory (undefined: not kept, ask the first). */
 export interface CachedReads {
   isApplicationActive(applicationId: string, organizationId: string): Promise<boolean>;
-  connectorWithCredentials(
-    organizationId: string,
-    id: string,
-  ): Promise<{ connector: Connector; credentials: StoredCredentials } | undefined>;
+  isApplicationActiveKept(applicationId: string, organizationId: string): boolean | undefined;
+  connectorWithCredentials(organizationId: string, id: string): Promise<ConnectorWithCredentials | undefined>;
+  connectorWithCredentialsKept(organizationId: string, id: string): ConnectorWithCredentials | undefined;
 }
+
+const applicationKey = (organizationId: string, applicationId: string) =>
+  `application\u0000${organizationId}\u0000${applicationId}`;
+const connectorKey = (organizationId: string, id: string) => `connector\u0000${organizationId}\u0000${id}`;
 
 const byStore = new WeakMap<Store, CachedReads>();
 
@@ -61,13 +83,16 @@ export function cachedReads(store: Store): CachedReads {
     const cache = new ReadCache(store);
     reads = {
       isApplicationActive: (applicationId, organizationId) =>
-        cache.get(`application\u0000${organizationId}\u0000${applicationId}`, () =>
+        cache.get(applicationKey(organizationId, applicationId), () =>
           store.applications.isActiveInOrganization(applicationId, organizationId),
         ),
+      isApplicationActiveKept: (applicationId, organizationId) =>
+        cache.peek(applicationKey(organizationId, applicationId)),
       connectorWithCredentials: (organizationId, id) =>
-        cache.get(`connector\u0000${organizationId}\u0000${id}`, () =>
+        cache.get(connectorKey(organizationId, id), () =>
           store.connectors.getWithCredentials(organizationId, id),
         ),
+      connectorWithCredentialsKept: (organizationId, id) => cache.peek(connectorKey(organizationId, id)),
     };
     byStore.set(store, reads);
   }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticateWidget, type Widget } from '../core/connect/widget.ts';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
 import { DomainError } from '../core/errors.ts';
-import { authenticate } from '../core/tokens/authenticate.ts';
+import { authenticate, authenticateKept } from '../core/tokens/authenticate.ts';
 import { OrganizationRateLimiter } from './rate-limit.ts';
 
 declare module 'fastify' {
@@ -32,23 +32,40 @@ export function installAuth(
   const limiter = new OrganizationRateLimiter(deps.requestsPerSecond, () => deps.now().getTime());
   app.decorateRequest('ctx', undefined);
   app.decorateRequest('widget', undefined);
-  app.addHook('onRequest', async (request) => {
+  // Callback style: a caller whose token and application are in memory already (nearly every request) is let
+  // through without a promise: one microtask instead of an async function's and its awaits'. Never sooner than
+  // a microtask: by then Node's HTTP parser has read the rest of what came with the request, so bytes that
+  // break HTTP framing (a bad chunk) are answered 400 BAD_REQUEST before a route's own checks could answer
+  // (415 for a missing content type).
+  app.addHook('onRequest', (request, _reply, done) => {
     const mode = request.routeOptions.config.auth;
-    if (request.routeOptions.url === undefined || mode === false) return;
-    if (mode === 'widget') {
-      const { ctx, widget } = await authenticateWidget(deps, request.headers.authorization);
+    if (request.routeOptions.url === undefined || mode === false) return queueMicrotask(() => done());
+    const admit = (ctx: RequestContext) => {
       request.ctx = ctx;
-      request.widget = widget;
-    } else {
-      request.ctx = await authenticate(deps, request.headers.authorization);
-    }
-    const wait = limiter.take(request.ctx.organizationId);
-    if (wait > 0) {
-      throw new DomainError(
-        'RATE_LIMITED',
-        `This organization sent more than ${deps.requestsPerSecond} requests per second (CES_MAX_REQUESTS_PER_SECOND); retry in ${wait} s.`,
-        { retryAfter: wait },
+      const wait = limiter.take(ctx.organizationId);
+      if (wait <= 0) return done();
+      done(
+        new DomainError(
+          'RATE_LIMITED',
+          `This organization sent more than ${deps.requestsPerSecond} requests per second (CES_MAX_REQUESTS_PER_SECOND); retry in ${wait} s.`,
+          { retryAfter: wait },
+        ),
       );
+    };
+    const authorization = request.headers.authorization;
+    try {
+      if (mode === 'widget') {
+        authenticateWidget(deps, authorization).then(({ ctx, widget }) => {
+          request.widget = widget;
+          admit(ctx);
+        }, done);
+        return;
+      }
+      const kept = authenticateKept(deps, authorization);
+      if (kept) return queueMicrotask(() => admit(kept));
+      authenticate(deps, authorization).then(admit, done);
+    } catch (err) {
+      queueMicrotask(() => done(err as Error));
     }
   });
 }

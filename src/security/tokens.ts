@@ -125,11 +125,8 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<TokenClaims> {
-    const hit = this.verified.get(token);
-    if (hit) {
-      if (hit.expiresAtMs > Date.now()) return hit.claims;
-      this.verified.delete(token);
-    }
+    const known = this.verifiedBefore(token);
+    if (known) return known;
     const { claims, expiresAtMs } = await this.verifyUncached(token);
     if (this.verified.size >= TokenService.CACHE_MAX) {
       const oldest = this.verified.keys().next().value;
@@ -137,6 +134,15 @@ export class TokenService {
     }
     this.verified.set(token, { claims, expiresAtMs });
     return claims;
+  }
+
+  /** The claims of a token verified before and not expired since; undefined if it must be verified (`verify`). */
+  verifiedBefore(token: string): TokenClaims | undefined {
+    const hit = this.verified.get(token);
+    if (!hit) return undefined;
+    if (hit.expiresAtMs > Date.now()) return hit.claims;
+    this.verified.delete(token);
+    return undefined;
   }
 
   private async verifyUncached(token: string): Promise<{ claims: TokenClaims; expiresAtMs: number }> {

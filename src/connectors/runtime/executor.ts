@@ -694,25 +694,39 @@ function unparsedOutput(
   provider: string,
   operation: string,
 ): ExecuteOutput {
-  let parsed: { value: unknown } | undefined;
-  return {
-    rawResult: list,
-    unparsed: true,
-    connector_metadata,
-    get result() {
-      if (!parsed) {
-        const out = parseText(list.toString('utf8'));
-        if (!out.ok) {
-          throw new DomainError(
-            'UPSTREAM_BAD_RESPONSE',
-            `${provider} returned a list of records for ${operation} that is not valid JSON.`,
-          );
-        }
-        parsed = { value: out.value };
+  return new UnparsedOutput(list, connector_metadata, provider, operation);
+}
+
+/** A class, not an object literal with a getter: one is made per call, and a literal's accessor costs more. */
+class UnparsedOutput implements ExecuteOutput {
+  readonly unparsed = true;
+  readonly #provider: string;
+  readonly #operation: string;
+  #parsed: { value: unknown } | undefined;
+
+  constructor(
+    readonly rawResult: Buffer,
+    readonly connector_metadata: ExecuteOutput['connector_metadata'],
+    provider: string,
+    operation: string,
+  ) {
+    this.#provider = provider;
+    this.#operation = operation;
+  }
+
+  get result(): unknown {
+    if (!this.#parsed) {
+      const out = parseText(this.rawResult.toString('utf8'));
+      if (!out.ok) {
+        throw new DomainError(
+          'UPSTREAM_BAD_RESPONSE',
+          `${this.#provider} returned a list of records for ${this.#operation} that is not valid JSON.`,
+        );
       }
-      return parsed.value;
-    },
-  };
+      this.#parsed = { value: out.value };
+    }
+    return this.#parsed.value;
+  }
 }
 
 function parseText(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -100,21 +100,26 @@ function valueEndAt(doc: Buffer, at: number): number {
     // time on a Zendesk page of 30 tickets).
     const n = doc.length;
     let depth = 0;
-    for (let i = at; i < n; i++) {
-      const b = doc[i] as number;
+    let i = at;
+    while (i < n) {
+      const b = doc[i++] as number;
       if (b === QUOTE) {
         for (;;) {
-          i++;
-          while (i < n && doc[i] !== QUOTE) i++;
           if (i >= n) return -1;
-          if (!escaped(doc, i)) break;
+          let c = doc[i++];
+          while (c !== QUOTE) {
+            if (i >= n) return -1;
+            c = doc[i++];
+          }
+          // The closing quote is at i - 1; only one after a backslash needs the count of backslashes.
+          if (doc[i - 2] !== BACKSLASH || !escaped(doc, i - 1)) break;
         }
       } else if ((b | CASE_BIT) === OPEN_OBJECT)
         depth++; // { or [
       else if ((b | CASE_BIT) === CLOSE_OBJECT) {
         // } or ]
         depth--;
-        if (depth === 0) return i + 1;
+        if (depth === 0) return i;
       }
     }
     return -1;

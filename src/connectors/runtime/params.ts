@@ -155,6 +155,21 @@ function mapValue(
   return { value, problem: `'${name}' takes one of ${accepted.join(', ')}` };
 }
 
+/** Each declared param's other names, by alias; worked out once per (frozen) declaration. */
+const aliasMaps = new WeakMap<Record<string, ParamDefinition>, ReadonlyMap<string, string>>();
+
+function aliasesOf(declared: Record<string, ParamDefinition>): ReadonlyMap<string, string> {
+  let byAlias = aliasMaps.get(declared);
+  if (!byAlias) {
+    const map = new Map<string, string>();
+    for (const [name, p] of Object.entries(declared))
+      for (const alias of p.aliases ?? []) map.set(alias, name);
+    byAlias = map;
+    aliasMaps.set(declared, byAlias);
+  }
+  return byAlias;
+}
+
 /**
  * The params under their declared names: a key that is another name of a declared param (its `aliases`) is
  * renamed; one param given under two of its names is a problem. Unknown keys stay as they are (refused later).
@@ -164,9 +179,7 @@ function canonicalNames(
   params: Record<string, unknown>,
   problems: ErrorDetail[],
 ): Record<string, unknown> {
-  const byAlias = new Map<string, string>();
-  for (const [name, p] of Object.entries(declared))
-    for (const alias of p.aliases ?? []) byAlias.set(alias, name);
+  const byAlias = aliasesOf(declared);
   if (byAlias.size === 0) return params;
   const out: Array<[string, unknown]> = [];
   const seen = new Map<string, string>();

@@ -47,7 +47,7 @@ export function resolveBaseUrl(
       );
     }
     // Where the value came from names the field to fix; the value itself is never echoed.
-    if (v.pattern !== undefined && !new RegExp(v.pattern, 'u').test(value)) {
+    if (v.pattern !== undefined && !patternOf(v.pattern).test(value)) {
       throw badConfig(field, `${field} must match ${v.pattern}.`);
     }
     values[name] = value;
@@ -56,6 +56,18 @@ export function resolveBaseUrl(
 }
 
 type BaseUrlVariable = NonNullable<ConnectorDefinition['base_url_variables']>[string];
+
+/** Variable patterns compiled once (a definition's, so few); `test` on a non-global RegExp keeps no state. */
+const patterns = new Map<string, RegExp>();
+
+function patternOf(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) {
+    re = new RegExp(source, 'u');
+    patterns.set(source, re);
+  }
+  return re;
+}
 
 /** A base-URL variable's value (credentials first, then replication_config, then the default) and its source. */
 function variableSource(
@@ -104,7 +116,26 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/**
+ * Base URLs already checked, by their text: every call builds its connector's base URL again (from settings
+ * and credentials that rarely change), and parsing and checking it cost several µs of an execute. Only valid
+ * ones are kept (an invalid one throws each time, with the message of its source); the map is emptied when full.
+ */
+const checkedBases = new Map<string, BaseUrl>();
+const CHECKED_BASES_MAX = 1_000;
+
 function toBase(raw: string, guarded: boolean, what: string): BaseUrl {
+  const key = guarded ? `g${raw}` : `o${raw}`;
+  let base = checkedBases.get(key);
+  if (!base) {
+    base = Object.freeze(parseBase(raw, guarded, what));
+    if (checkedBases.size >= CHECKED_BASES_MAX) checkedBases.clear();
+    checkedBases.set(key, base);
+  }
+  return base;
+}
+
+function parseBase(raw: string, guarded: boolean, what: string): BaseUrl {
   let url: URL;
   try {
     url = new URL(raw);
@@ -210,8 +241,16 @@ export function buildRequest(
     }
   }
   // encodeURIComponent makes each value exactly one segment ('/' -> %2F); '.'/'..' are rejected by validation.
-  const url = new URL(base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent));
-  if (query.length > 0) {
+  const target = base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent);
+  let url: URL;
+  if (query.length === 0) url = new URL(target);
+  else if (!target.includes('?') && !target.includes('#')) {
+    // Parsed once, with its query: the same URL as setting `search` on the parsed path, one parse fewer.
+    const search = new URLSearchParams();
+    for (const [k, v] of query) search.append(k, v);
+    url = new URL(`${target}?${search.toString()}`);
+  } else {
+    url = new URL(target);
     // Serialised once: each url.searchParams.append writes the whole query back into the URL.
     const search = new URLSearchParams(url.search);
     for (const [k, v] of query) search.append(k, v);
@@ -267,6 +306,36 @@ export function applyAuth(
   url: URL,
   headers: Record<string, string>,
 ): string[] {
+  let kept = placedAuth.get(credentials);
+  if (kept?.def !== def) {
+    kept = { def, placed: placeAuth(def, credentials) };
+    // Only frozen credentials, which cannot change under the kept answer (those execute shares between calls).
+    if (Object.isFrozen(credentials) && Object.isFrozen(credentials.values))
+      placedAuth.set(credentials, kept);
+  }
+  for (const [name, value] of kept.placed.headers) headers[name] = value;
+  const inQuery: string[] = [];
+  for (const [name, value] of kept.placed.query) {
+    url.searchParams.set(name, value);
+    inQuery.push(name);
+  }
+  return inQuery;
+}
+
+/** Where a connector's credentials go: header and query values, in the option's order. */
+interface AuthPlacement {
+  headers: Array<[string, string]>;
+  query: Array<[string, string]>;
+}
+
+/**
+ * Placed once per credentials object and definition: the calls of a connector share its credentials object
+ * (src/core/connectors/credential-store.ts) and each placed the same values again (templates, header checks,
+ * Basic's base64).
+ */
+const placedAuth = new WeakMap<ResolvedCredentials, { def: ConnectorDefinition; placed: AuthPlacement }>();
+
+function placeAuth(def: ConnectorDefinition, credentials: ResolvedCredentials): AuthPlacement {
   const option = def.credential_options.find((o) => o.title === credentials.option);
   if (!option) {
     throw new DomainError(
@@ -296,9 +365,9 @@ export function applyAuth(
         throw invalidField('INVALID_CREDENTIALS', `credentials.${field}`, message);
       }
     }
-    headers[name] = prefix + fill(template);
+    placed.headers.push([name, prefix + fill(template)]);
   };
-  const inQuery: string[] = [];
+  const placed: AuthPlacement = { headers: [], query: [] };
   for (const auth of authPlacements(option)) {
     switch (auth.type) {
       case 'bearer':
@@ -309,15 +378,17 @@ export function applyAuth(
         break;
       case 'basic':
         // Base64 carries any text.
-        headers.authorization = `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`;
+        placed.headers.push([
+          'authorization',
+          `Basic ${Buffer.from(`${fill(auth.username)}:${fill(auth.password)}`).toString('base64')}`,
+        ]);
         break;
       case 'query':
-        url.searchParams.set(auth.name, fill(auth.value));
-        inQuery.push(auth.name);
+        placed.query.push([auth.name, fill(auth.value)]);
         break;
     }
   }
-  return inQuery;
+  return placed;
 }
 
 /** An optional path param may only be the last segment (`/tarball/{ref}`); without a value that segment goes. */

@@ -120,10 +120,30 @@ export function openConnectorCall(
   return {
     connectorId: connector.id,
     definition,
-    credentials: JSON.parse(
-      deps.vault.decrypt(stored, connectorAad(organizationId, connector.id)),
-    ) as ResolvedCredentials,
+    credentials: openCredentials(deps, connectorAad(organizationId, connector.id), stored),
     config: connector.replication_config,
     credentialStore: connectorCredentialStore(deps, organizationId, connector.id, stored),
   };
+}
+
+/**
+ * Credentials by the stored value they were decrypted from, and its AAD. An execute's stored value is the one the
+ * read cache keeps for its connector (src/core/read-cache.ts): while it is kept, the calls on that connector
+ * share one decrypted and parsed object instead of building their own (a cache lookup by the ciphertext's
+ * text and a JSON parse per call). Entries go with the stored value. Frozen: calls share it.
+ */
+const opened = new WeakMap<StoredCredentials, { aad: string; credentials: ResolvedCredentials }>();
+
+function openCredentials(
+  deps: Pick<CoreDeps, 'vault'>,
+  aad: string,
+  stored: StoredCredentials,
+): ResolvedCredentials {
+  const hit = opened.get(stored);
+  if (hit?.aad === aad) return hit.credentials;
+  const credentials = JSON.parse(deps.vault.decrypt(stored, aad)) as ResolvedCredentials;
+  Object.freeze(credentials.values);
+  Object.freeze(credentials);
+  opened.set(stored, { aad, credentials });
+  return credentials;
 }

@@ -49,7 +49,11 @@ export async function executeConnector(
   input: ExecuteInput,
 ): Promise<ExecuteAnswer | DownloadOutput> {
   const started = performance.now();
-  const found = await cachedReads(deps.store).connectorWithCredentials(ctx.organizationId, id);
+  const reads = cachedReads(deps.store);
+  // Kept in memory nearly always: then no turn of the event loop.
+  const found =
+    reads.connectorWithCredentialsKept(ctx.organizationId, id) ??
+    (await reads.connectorWithCredentials(ctx.organizationId, id));
   if (!found) throw connectorNotFound(id);
   const { connector, credentials: stored } = found;
   assertWorkspaceAccess(ctx, connector.workspace_id);

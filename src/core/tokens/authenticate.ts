@@ -1,3 +1,4 @@
+import type { TokenClaims } from '../../security/tokens.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { cachedReads } from '../read-cache.ts';
@@ -11,6 +12,30 @@ export async function authenticate(
   deps: Pick<CoreDeps, 'tokens' | 'store'>,
   authorization: string | undefined,
 ): Promise<RequestContext> {
+  const token = bearerToken(authorization);
+  const claims = await deps.tokens.verify(token);
+  const active = await cachedReads(deps.store).isApplicationActive(
+    claims.applicationId,
+    claims.organizationId,
+  );
+  return contextOf(claims, active);
+}
+
+/**
+ * `authenticate` without a turn of the event loop, when everything it needs is in memory already (a token
+ * verified before, its application's state kept); undefined otherwise. Throws what `authenticate` would.
+ */
+export function authenticateKept(
+  deps: Pick<CoreDeps, 'tokens' | 'store'>,
+  authorization: string | undefined,
+): RequestContext | undefined {
+  const claims = deps.tokens.verifiedBefore(bearerToken(authorization));
+  if (!claims) return undefined;
+  const active = cachedReads(deps.store).isApplicationActiveKept(claims.applicationId, claims.organizationId);
+  return active === undefined ? undefined : contextOf(claims, active);
+}
+
+function bearerToken(authorization: string | undefined): string {
   if (!authorization) {
     throw new DomainError(
       'UNAUTHENTICATED',
@@ -21,11 +46,10 @@ export async function authenticate(
   if (!match?.[1]) {
     throw new DomainError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>".');
   }
-  const claims = await deps.tokens.verify(match[1]);
-  const active = await cachedReads(deps.store).isApplicationActive(
-    claims.applicationId,
-    claims.organizationId,
-  );
+  return match[1];
+}
+
+function contextOf(claims: TokenClaims, active: boolean): RequestContext {
   if (!active)
     throw new DomainError('UNAUTHENTICATED', 'The application behind this token has been revoked.');
   return {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { nextPage, type PageContext, parseLinkHeader } from '../../../src/connectors/runtime/paginators.ts';
 import type { Pagination } from '../../../src/connectors/schema.ts';
 
@@ -93,5 +94,29 @@ describe('nextPageUrl', () => {
     const p = { type: 'offset' as const, offset_param: 'offset', limit_param: 'per_page' };
     assert.equal(nextPageUrl(p, ctx({}))?.searchParams.get('offset'), '2');
     assert.equal(nextPageUrl(p, ctx({ records: [1] })), null);
+  });
+
+  it('sets the cursor param exactly as copying the URL and setting it through searchParams would', () => {
+    const p = { type: 'body_cursor' as const, cursor_path: ['next'], param: 'page[after]' };
+    const part = fc.string({
+      unit: fc.constantFrom('a', 'Z', '0', '%', '2', '0', '?', '#', '&', '=', '+', ' ', '/', 'é', '[', ']'),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom('https://api.example', 'http://api.example:8080/v2'),
+        part,
+        fc.option(part, { nil: undefined }),
+        fc.option(part, { nil: undefined }),
+        fc.string({ minLength: 1 }),
+        (origin, path, query, fragment, cursor) => {
+          const text = `${origin}/${encodeURIComponent(path)}${query === undefined ? '' : `?${query}`}${fragment === undefined ? '' : `#${fragment}`}`;
+          const current = new URL(text);
+          const expected = new URL(current);
+          expected.searchParams.set('page[after]', cursor);
+          assert.equal(nextPageUrl(p, ctx({ url: current, body: { next: cursor } }))?.href, expected.href);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

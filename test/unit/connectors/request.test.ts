@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { applyAuth, buildRequest, resolveBaseUrl } from '../../../src/connectors/runtime/request.ts';
 import { DomainError } from '../../../src/core/errors.ts';
@@ -103,6 +104,42 @@ describe('buildRequest', () => {
     assert.deepEqual(create.body, { title: 'T' });
     assert.equal(create.url.pathname, '/api/folders/f/things');
   });
+
+  it('builds the URL its path and query would make when set one after the other', () => {
+    const unit = fc.constantFrom('a', '0', '%', '?', '#', '&', '=', '+', ' ', '/', 'é', '[', '.');
+    const value = fc.string({ unit, minLength: 1 });
+    fc.assert(
+      fc.property(
+        value,
+        value,
+        value,
+        fc.constantFrom(undefined, 'x', 'a?b#c'),
+        (owner, repo, labels, state) => {
+          const params = { owner, repo, labels, ...(state === undefined ? {} : { state }) };
+          const built = buildRequest(base, issuesList.request, issuesList.params!, params);
+          const expected = new URL(
+            `${base.href}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues`,
+          );
+          const query = new URLSearchParams(expected.search);
+          if (state !== undefined) query.append('state', state);
+          query.append('labels', labels);
+          expected.search = query.toString();
+          assert.equal(built.url.href, expected.href);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps each checked base URL once: the same text gives the same (frozen) answer', () => {
+    const a = resolveBaseUrl(github, { api_url: 'https://ghe.example.com/api/v3/' }, {});
+    const b = resolveBaseUrl(github, { api_url: 'https://ghe.example.com/api/v3/' }, {});
+    assert.equal(a, b);
+    assert.ok(Object.isFrozen(a));
+    // A bad one is refused every time, not remembered as good.
+    for (let i = 0; i < 2; i++)
+      validationError(() => resolveBaseUrl(github, { api_url: 'ftp://ghe.example.com' }, {}), /plain http/);
+  });
 });
 
 describe('applyAuth', () => {
@@ -142,5 +179,26 @@ describe('applyAuth', () => {
       () => applyAuth(github, { option: 'SSH', values: {} }, url, {}),
       (err: unknown) => err instanceof DomainError && err.code === 'INVALID_CREDENTIALS',
     );
+  });
+
+  it('places frozen credentials once per definition; credentials that may change are placed every time', () => {
+    const def = acme();
+    const frozen = Object.freeze({ option: 'API Key', values: Object.freeze({ api_key: 'k1' }) });
+    for (let i = 0; i < 2; i++) {
+      const url = new URL('https://demo.acme.example/api/x?key=old&a=1');
+      assert.deepEqual(applyAuth(def, frozen, url, {}), ['key']);
+      assert.equal(url.search, '?key=k1&a=1');
+    }
+    // The same object under another definition is placed by that definition's option.
+    assert.throws(
+      () => applyAuth(github, frozen, new URL('https://x.example/'), {}),
+      (err: unknown) => err instanceof DomainError && err.code === 'INVALID_CREDENTIALS',
+    );
+    const open = { option: 'Header', values: { token: 'abc' } };
+    const headers: Record<string, string> = {};
+    applyAuth(def, open, new URL('https://demo.acme.example/'), headers);
+    open.values.token = 'def';
+    applyAuth(def, open, new URL('https://demo.acme.example/'), headers);
+    assert.equal(headers['x-acme-token'], 'token def');
   });
 });

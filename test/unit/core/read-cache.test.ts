@@ -63,6 +63,20 @@ describe('ReadCache', () => {
     assert.equal(await cache.get('a', async () => 'new'), 'new');
   });
 
+  test('peek answers what get keeps, at once, by the same rules; it never loads', async () => {
+    const { state, cache, load } = setup();
+    assert.equal(cache.peek('a'), undefined);
+    await cache.get('a', load('A'));
+    assert.equal(cache.peek('a'), 'A');
+    state.now += 5_001;
+    assert.equal(cache.peek('a'), undefined, 'expired');
+    await cache.get('a', load('A2'));
+    state.version++;
+    assert.equal(cache.peek('a'), undefined, 'the version moved');
+    assert.equal(await cache.get('a', load('A3')), 'A3', 'and the entry is gone for get too');
+    assert.equal(state.loads, 3);
+  });
+
   test('five seconds at most', async () => {
     const { state, cache, load } = setup();
     await cache.get('a', load('A'));

@@ -86,12 +86,12 @@ export function register(app: App, deps: CoreDeps) {
         );
         reply.hijack();
         const res = reply.raw;
-        res.writeHead(200, {
-          ...(reply.getHeaders() as OutgoingHttpHeaders),
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': HEAD.length + rawResult.length + tail.length,
-          [REQUEST_ID_HEADER]: request.id,
-        });
+        // A fresh object (Fastify's headers and the response's): set on it rather than spread into another.
+        const headers = reply.getHeaders() as OutgoingHttpHeaders;
+        headers['content-type'] = 'application/json; charset=utf-8';
+        headers['content-length'] = HEAD.length + rawResult.length + tail.length;
+        headers[REQUEST_ID_HEADER] = request.id;
+        res.writeHead(200, headers);
         res.cork();
         res.write(HEAD);
         res.write(rawResult);
