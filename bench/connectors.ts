@@ -13,7 +13,9 @@
 //
 // ces stores its data in SQLite, or with --store postgres in a database of the run's own on this machine's server.
 //
-// Usage: npm run bench:connectors [-- --duration 10 --connections 20 --latencies 0,50 --store sqlite
+// Each of the three is loaded for --duration seconds in all, in --rounds turns taken in rotation (see interleaved).
+//
+// Usage: npm run bench:connectors [-- --duration 10 --rounds 5 --connections 20 --latencies 0,50 --store sqlite
 //        --connectors github,zendesk-support --out connectors.json]  (--connectors: only these; default all)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,6 +42,7 @@ import {
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '20' },
     latencies: { type: 'string', default: '0,50' },
     connectors: { type: 'string', default: '' },
@@ -48,6 +51,7 @@ const { values } = parseArgs({
   },
 });
 const duration = Number(values.duration);
+const rounds = Math.max(1, Number(values.rounds));
 const connections = Number(values.connections);
 const latencies = values.latencies.split(',').map(Number);
 if (values.store !== 'sqlite' && values.store !== 'postgres')
@@ -102,16 +106,60 @@ const CASES: Case[] = [
   },
 ];
 
-/** A load run (paced when `rate` is set), plus the CPU the middle process spent per completed request. */
-async function measure(pid: number, opts: Parameters<typeof load>[0], rate?: number) {
+/** One load run of `seconds` (paced when `rate` is set), plus the CPU the middle process spent per request. */
+async function measure(pid: number, opts: Parameters<typeof load>[0], seconds: number, rate?: number) {
   const before = cpuSeconds(pid);
-  const result = rate ? await pacedLoad(rate, duration, opts) : await load(opts);
+  const result = rate ? await pacedLoad(rate, seconds, opts) : await load({ ...opts, duration: seconds });
   const used = cpuSeconds(pid) - before;
-  const requests = Math.round(result.rps * duration);
+  const requests = result.total ?? Math.round(result.rps * seconds);
   return { ...result, cpu_us_per_request: requests > 0 ? Math.round((used / requests) * 1e6) : null };
 }
 
-type Measured = Awaited<ReturnType<typeof measure>>;
+type Round = Awaited<ReturnType<typeof measure>>;
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+/**
+ * The targets measured in `rounds` rounds of duration/rounds seconds each, taking turns (the order rotates each
+ * round), rather than one after the other: this machine's speed drifts by more than the differences measured
+ * (one target measured in a slow minute moved a ratio by 30–50%), and a drift now reaches every target alike.
+ * Per target: requests and errors summed, latency and CPU per request the median of its rounds (after one
+ * uncounted round each).
+ */
+async function interleaved(targets: { pid: number; opts: Parameters<typeof load>[0] }[], rate?: number) {
+  const seconds = duration / rounds;
+  // One round each first, not counted: a process's first seconds under load run cold code (its first round took
+  // 1.5–3x the CPU per request of its last ones).
+  for (const t of targets) await measure(t.pid, t.opts, seconds, rate);
+  const runs: Round[][] = targets.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < targets.length; k++) {
+      const i = (k + r) % targets.length;
+      const t = targets[i] as (typeof targets)[number];
+      (runs[i] as Round[]).push(await measure(t.pid, t.opts, seconds, rate));
+    }
+  }
+  return runs.map((rs) => {
+    const total = rs.reduce((a, x) => a + (x.total ?? 0), 0);
+    const cpu = rs.map((x) => x.cpu_us_per_request).filter((x): x is number => x !== null);
+    return {
+      rps: Math.round(total / duration),
+      total,
+      mean_ms: +(rs.reduce((a, x) => a + x.mean_ms * (x.total ?? 0), 0) / Math.max(1, total)).toFixed(3),
+      p50: median(rs.map((x) => x.p50)),
+      p99: median(rs.map((x) => x.p99)),
+      non2xx: rs.reduce((a, x) => a + x.non2xx, 0),
+      errors: rs.reduce((a, x) => a + x.errors, 0),
+      cpu_us_per_request: cpu.length > 0 ? median(cpu) : null,
+      cpu_us_per_request_rounds: rs.map((x) => x.cpu_us_per_request),
+    };
+  });
+}
+
+type Measured = Awaited<ReturnType<typeof interleaved>>[number];
 
 /** CPU per request as ratios: ces and the stack floor to the bare proxy, and ces to the floor. */
 function cpuRatios(direct: Measured, floor: Measured, ces: Measured) {
@@ -153,35 +201,35 @@ async function runCase(c: Case, latencyMs: number) {
       c.execute,
       ces.token,
     )) as { result: unknown[] };
-    const direct = await measure(
-      proxy.proc.pid!,
-      { url: `${proxy.url}${c.directPath}`, headers: c.directHeaders, duration, connections },
+    const [direct, stack, through] = (await interleaved(
+      [
+        {
+          pid: proxy.proc.pid!,
+          opts: { url: `${proxy.url}${c.directPath}`, headers: c.directHeaders, connections },
+        },
+        {
+          pid: floor.proc.pid!,
+          opts: {
+            url: `${floor.url}/execute`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(c.execute),
+            connections,
+          },
+        },
+        {
+          pid: ces.proc.pid!,
+          opts: {
+            url: `${ces.base}/api/v1/integrations/connectors/${connector.id}/execute`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${ces.token}` },
+            body: JSON.stringify(c.execute),
+            connections,
+          },
+        },
+      ],
       c.rate,
-    );
-    const stack = await measure(
-      floor.proc.pid!,
-      {
-        url: `${floor.url}/execute`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(c.execute),
-        duration,
-        connections,
-      },
-      c.rate,
-    );
-    const through = await measure(
-      ces.proc.pid!,
-      {
-        url: `${ces.base}/api/v1/integrations/connectors/${connector.id}/execute`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${ces.token}` },
-        body: JSON.stringify(c.execute),
-        duration,
-        connections,
-      },
-      c.rate,
-    );
+    )) as [Measured, Measured, Measured];
     return {
       records_per_page: probe.result.length,
       ...(c.rate ? { paced_at_rps: c.rate } : { connections }),
@@ -206,6 +254,7 @@ async function main() {
     node: process.version,
     cpus: os.cpus().length,
     duration_s: duration,
+    rounds,
     store,
   };
   for (const latencyMs of latencies) {
