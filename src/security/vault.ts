@@ -20,8 +20,10 @@ const CACHE_TTL_MS = 5 * 60_000;
 export class Vault {
   private readonly byId: Map<string, Buffer>;
   /**
-   * Plaintexts by the exact (key id, AAD, ciphertext) they were decrypted from: every execute decrypts its
-   * connector's credentials, and the same bytes give the same plaintext. New credentials are a new ciphertext
+   * Plaintexts by the exact (key id, AAD, ciphertext) they were decrypted from: every fresh read of a stored
+   * secret (a sync job's, a refresh's, an execute's once the read cache has read the row again; in between
+   * execute shares one parsed object, core/connectors/credential-store.ts) decrypts it, and the same bytes give
+   * the same plaintext. New credentials are a new ciphertext
    * (fresh IV), a value moved to another row has another AAD, and a key no longer configured is refused before
    * the cache is read, so an entry can only ever answer for the bytes it came from.
    */

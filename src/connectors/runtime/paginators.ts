@@ -148,11 +148,10 @@ function withParam(url: URL, name: string, value: string): URL {
   search.set(name, value);
   // The path ends at the first '?' or '#' (neither is left unescaped in a path); a fragment is kept as it was.
   const { href } = url;
+  const pathEnd = href.search(/[?#]/);
   const hashAt = href.indexOf('#');
-  const queryAt = href.indexOf('?');
-  const fragment = hashAt < 0 ? '' : href.slice(hashAt);
-  const end = queryAt >= 0 && (hashAt < 0 || queryAt < hashAt) ? queryAt : hashAt < 0 ? href.length : hashAt;
-  return new URL(`${href.slice(0, end)}?${search.toString()}${fragment}`);
+  const path = pathEnd < 0 ? href : href.slice(0, pathEnd);
+  return new URL(`${path}?${search.toString()}${hashAt < 0 ? '' : href.slice(hashAt)}`);
 }
 
 /** A URL with its scheme and host, as most providers' next links are (GitHub's, Jira's, Stripe's). */

@@ -243,18 +243,13 @@ export function buildRequest(
   // encodeURIComponent makes each value exactly one segment ('/' -> %2F); '.'/'..' are rejected by validation.
   const target = base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent);
   let url: URL;
-  if (query.length === 0) url = new URL(target);
-  else if (!target.includes('?') && !target.includes('#')) {
+  if (query.length > 0 && !/[?#]/.test(target)) {
     // Parsed once, with its query: the same URL as setting `search` on the parsed path, one parse fewer.
-    const search = new URLSearchParams();
-    for (const [k, v] of query) search.append(k, v);
-    url = new URL(`${target}?${search.toString()}`);
+    url = new URL(`${target}?${withPairs('', query)}`);
   } else {
     url = new URL(target);
-    // Serialised once: each url.searchParams.append writes the whole query back into the URL.
-    const search = new URLSearchParams(url.search);
-    for (const [k, v] of query) search.append(k, v);
-    url.search = search.toString();
+    // A path template with a query of its own keeps it, the params appended after.
+    if (query.length > 0) url.search = withPairs(url.search, query);
   }
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
   const keyHeader = req.idempotency_key_header?.toLowerCase();
@@ -272,6 +267,13 @@ export function buildRequest(
     ...(hasBody ? { body: members } : {}),
     ...(req.body_format === undefined ? {} : { bodyFormat: req.body_format }),
   };
+}
+
+/** `search` with `pairs` appended, serialised once (each url.searchParams.append writes the whole query back). */
+function withPairs(search: string, pairs: Array<[string, string]>): string {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of pairs) params.append(k, v);
+  return params.toString();
 }
 
 /** The client's value, else the default of a `send_default` param unless a conflicting param was given. */

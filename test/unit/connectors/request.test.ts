@@ -131,6 +131,18 @@ describe('buildRequest', () => {
     );
   });
 
+  it('keeps a query the path template has of its own, the params appended after it', () => {
+    const built = buildRequest(
+      base,
+      { method: 'GET', path: '/search/issues?sort=updated' } as never,
+      {
+        q: { type: 'string' },
+      } as never,
+      { q: 'is:open a&b' },
+    );
+    assert.equal(built.url.href, 'https://api.github.com/search/issues?sort=updated&q=is%3Aopen+a%26b');
+  });
+
   it('keeps each checked base URL once: the same text gives the same (frozen) answer', () => {
     const a = resolveBaseUrl(github, { api_url: 'https://ghe.example.com/api/v3/' }, {});
     const b = resolveBaseUrl(github, { api_url: 'https://ghe.example.com/api/v3/' }, {});
