@@ -171,7 +171,7 @@ const instance = new wasm.Instance(new wasm.Module(moduleBytes));
 const wasmEnd = instance.exports.end as (at: number, length: number) => number;
 const memory = instance.exports.memory as WasmMemory;
 let bytes = new Uint8Array(memory.buffer);
-/** The finder whose document the memory holds now. */
+/** Which finder's document the memory holds now: a token of its own, so the module keeps no document alive. */
 let holder: object | undefined;
 
 /**
@@ -181,16 +181,16 @@ let holder: object | undefined;
  */
 export function bracketEnds(doc: Uint8Array): (at: number) => number {
   if (doc.length > WASM_MAX_BYTES) return (at) => bracketEndJs(doc, at);
-  const finder = (at: number): number => {
-    if (holder !== finder) {
+  const token = {};
+  return (at: number): number => {
+    if (holder !== token) {
       if (doc.length > bytes.length) {
         memory.grow(Math.ceil((doc.length - bytes.length) / PAGE));
         bytes = new Uint8Array(memory.buffer);
       }
       bytes.set(doc, 0);
-      holder = finder;
+      holder = token;
     }
     return wasmEnd(at, doc.length);
   };
-  return finder;
 }
