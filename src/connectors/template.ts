@@ -2,6 +2,8 @@
  * `{name}` templates used by base URLs, paths and credential placement. Deliberately tiny: no expressions,
  * no escapes, so a definition can't smuggle logic into the runtime.
  */
+import { BoundedCache } from './bounded-cache.ts';
+
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** A template cut at its placeholders: `texts[0] {names[0]} texts[1] … {names[n-1]} texts[n]`. */
@@ -12,15 +14,13 @@ interface Parts {
 
 /**
  * Templates come from definitions, so there are few of them, and every execute renders or inspects several
- * (base URL, path, auth header, the path's params): each is cut once. The bound only stops an unforeseen
- * caller from growing the cache without end.
+ * (base URL, path, auth header, the path's params): each is cut once.
  */
-const cut = new Map<string, Parts>();
-const MAX_CACHED = 4096;
+const cut = new BoundedCache<Parts>(4096);
 
 function partsOf(template: string): Parts {
-  let parts = cut.get(template);
-  if (parts) return parts;
+  const kept = cut.get(template);
+  if (kept) return kept;
   const texts: string[] = [];
   const names: string[] = [];
   let from = 0;
@@ -30,10 +30,7 @@ function partsOf(template: string): Parts {
     from = m.index + m[0].length;
   }
   texts.push(template.slice(from));
-  parts = { texts: Object.freeze(texts), names: Object.freeze(names) };
-  if (cut.size >= MAX_CACHED) cut.clear();
-  cut.set(template, parts);
-  return parts;
+  return cut.keep(template, { texts: Object.freeze(texts), names: Object.freeze(names) });
 }
 
 export function placeholders(template: string): readonly string[] {

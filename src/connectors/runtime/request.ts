@@ -1,6 +1,7 @@
 /** Turns a definition + config + params into the URL, headers and body of one upstream request. */
 import { randomUUID } from 'node:crypto';
 import { DomainError, invalidField } from '../../core/errors.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { headerValueProblem } from '../header-value.ts';
 import {
@@ -58,16 +59,8 @@ export function resolveBaseUrl(
 type BaseUrlVariable = NonNullable<ConnectorDefinition['base_url_variables']>[string];
 
 /** Variable patterns compiled once (a definition's, so few); `test` on a non-global RegExp keeps no state. */
-const patterns = new Map<string, RegExp>();
-
-function patternOf(source: string): RegExp {
-  let re = patterns.get(source);
-  if (!re) {
-    re = new RegExp(source, 'u');
-    patterns.set(source, re);
-  }
-  return re;
-}
+const patterns = new BoundedCache<RegExp>(1_000);
+const patternOf = (source: string) => patterns.get(source) ?? patterns.keep(source, new RegExp(source, 'u'));
 
 /** A base-URL variable's value (credentials first, then replication_config, then the default) and its source. */
 function variableSource(
@@ -119,20 +112,13 @@ function nonEmpty(value: unknown): string | undefined {
 /**
  * Base URLs already checked, by their text: every call builds its connector's base URL again (from settings
  * and credentials that rarely change), and parsing and checking it cost several µs of an execute. Only valid
- * ones are kept (an invalid one throws each time, with the message of its source); the map is emptied when full.
+ * ones are kept (an invalid one throws each time, with the message of its source).
  */
-const checkedBases = new Map<string, BaseUrl>();
-const CHECKED_BASES_MAX = 1_000;
+const checkedBases = new BoundedCache<BaseUrl>(1_000);
 
 function toBase(raw: string, guarded: boolean, what: string): BaseUrl {
   const key = guarded ? `g${raw}` : `o${raw}`;
-  let base = checkedBases.get(key);
-  if (!base) {
-    base = Object.freeze(parseBase(raw, guarded, what));
-    if (checkedBases.size >= CHECKED_BASES_MAX) checkedBases.clear();
-    checkedBases.set(key, base);
-  }
-  return base;
+  return checkedBases.get(key) ?? checkedBases.keep(key, Object.freeze(parseBase(raw, guarded, what)));
 }
 
 function parseBase(raw: string, guarded: boolean, what: string): BaseUrl {
