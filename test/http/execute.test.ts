@@ -147,15 +147,13 @@ describe('execute', () => {
       const out = await execute(input);
       const call = { unparsed: input.unparsedRecords, read: false };
       seen.push(call);
-      const fields = Object.getOwnPropertyDescriptors(out);
-      fields.result = {
-        enumerable: true,
-        get: () => {
-          call.read = true;
-          return out.result;
+      // Every member read from the answer itself (its getters use its private fields), `result` noted.
+      return new Proxy(out, {
+        get: (target, key) => {
+          if (key === 'result') call.read = true;
+          return Reflect.get(target, key, target);
         },
-      };
-      return Object.defineProperties({}, fields) as typeof out;
+      });
     };
     try {
       const params = { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 4 };

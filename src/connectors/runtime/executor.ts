@@ -31,8 +31,8 @@ import { Downloader, type DownloadResult } from './download.ts';
 import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './download-steps.ts';
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
-import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { cutList, elementTexts, jsonSlice } from './json-slice.ts';
+import { joinParts, UpstreamHttp, type UpstreamResponse } from './http.ts';
+import { cutList, cutWholeList, elementTexts, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
@@ -124,6 +124,11 @@ export interface ExecuteOutput {
    * reply without serialising again.
    */
   rawResult?: Buffer;
+  /**
+   * `rawResult` as the pieces it arrived in, when it was not joined into one buffer (an unparsed whole-body
+   * list): a reply writes them as they are; reading `rawResult` joins them.
+   */
+  rawParts?: readonly Buffer[];
   /**
    * Asked with `unparsedRecords` and possible: `rawResult` holds the list's bytes, scanned for where it ends but
    * not parsed; reading `result` parses it (UPSTREAM_BAD_RESPONSE if it is not JSON).
@@ -565,7 +570,7 @@ export class ConnectorRuntime {
       /** The record selector of a list left unparsed in a success (list-bytes.ts). */
       listPath?: readonly string[] | undefined;
     } = {},
-  ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[]; list?: Buffer }> {
+  ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[]; list?: readonly Buffer[] }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
     const encoded = built.body === undefined ? undefined : encodeBody(built.body, built.bodyFormat ?? 'json');
     if (encoded !== undefined) headers['content-type'] = encoded.contentType;
@@ -583,12 +588,18 @@ export class ConnectorRuntime {
       guarded: base.guarded || url.origin !== base.origin,
       idempotent: call.idempotent ?? IDEMPOTENT.has(method),
       ...(encoded === undefined ? {} : { body: encoded.content }),
+      // A whole-body list is cut from the chunks as they came: no copy of them into one buffer.
+      ...(call.listPath?.length === 0 ? { asParts: true } : {}),
     };
     const ctx = { def, key: call.key, held: call.held, entity: call.entity, action: call.action };
     return this.upstream.call(request, ctx, (res) => {
       // A success's list may stay unparsed: the envelope around it is parsed (and checked) alone.
       const cut =
-        call.listPath && res.status >= 200 && res.status < 300 ? cutList(res.body, call.listPath) : undefined;
+        call.listPath && res.status >= 200 && res.status < 300
+          ? res.parts && call.listPath.length === 0
+            ? cutWholeList(res.parts)
+            : cutList(res.body, call.listPath)
+          : undefined;
       const parsed = cut ? parseText(cut.envelope) : parseJson(res);
       const body = parsed.ok ? parsed.value : undefined;
       const kind = classifyResponse(res, body, def.errors, call.graphql === true);
@@ -689,7 +700,7 @@ function emptyPage(action: ActionDefinition): ExecuteOutput {
  * its writer, which parses them there.
  */
 function unparsedOutput(
-  list: Buffer,
+  list: readonly Buffer[],
   connector_metadata: ExecuteOutput['connector_metadata'],
   provider: string,
   operation: string,
@@ -703,15 +714,27 @@ class UnparsedOutput implements ExecuteOutput {
   readonly #provider: string;
   readonly #operation: string;
   #parsed: { value: unknown } | undefined;
+  #parts: readonly Buffer[];
 
   constructor(
-    readonly rawResult: Buffer,
+    parts: readonly Buffer[],
     readonly connector_metadata: ExecuteOutput['connector_metadata'],
     provider: string,
     operation: string,
   ) {
+    this.#parts = parts;
     this.#provider = provider;
     this.#operation = operation;
+  }
+
+  get rawParts(): readonly Buffer[] {
+    return this.#parts;
+  }
+
+  get rawResult(): Buffer {
+    const joined = joinParts(this.#parts);
+    this.#parts = [joined];
+    return joined;
   }
 
   get result(): unknown {

@@ -22,6 +22,11 @@ export interface UpstreamRequest {
   guarded: boolean;
   /** Whether repeating the request is harmless (GET/PUT/DELETE); retries must check it. */
   idempotent: boolean;
+  /**
+   * The caller takes a success's body as the chunks it arrived in (`UpstreamResponse.parts`) and joins them only
+   * if it must: a whole-body list written on as it came needs no copy of its bytes into one buffer.
+   */
+  asParts?: boolean;
 }
 
 export interface UpstreamResponse {
@@ -29,6 +34,11 @@ export interface UpstreamResponse {
   /** Lower-case names; repeated headers joined with ", " (correct for Link). */
   headers: Record<string, string>;
   body: Buffer;
+  /**
+   * With `UpstreamRequest.asParts`: `body` as the chunks it arrived in, until something reads `body` (which
+   * joins them once, and from then on this is that one buffer).
+   */
+  parts?: readonly Buffer[];
   /** The URL that answered (after same-origin redirects). */
   url: URL;
   /**
@@ -154,7 +164,9 @@ export class UpstreamHttp {
         }
         const { reservation } = got;
         const release = () => reservation.release();
-        return { status: got.status, headers: flatten(got.headers), body: got.body, url, release };
+        const headers = flatten(got.headers);
+        if (Array.isArray(got.body)) return new PartsResponse(got.status, headers, got.body, url, release);
+        return { status: got.status, headers, body: got.body as Buffer, url, release };
       }
     } catch (err) {
       throw transportError(err, {
@@ -217,7 +229,7 @@ export class UpstreamHttp {
       let waiting = false;
       const early: Buffer[] = [];
       let ended = false;
-      /** With a declared length: the one buffer of that size. Without: the chunks so far. */
+      /** With a declared length (and not `asParts`): the one buffer of that size. Otherwise: the chunks so far. */
       let whole: Buffer | undefined;
       const chunks: Buffer[] = [];
       let size = 0;
@@ -244,13 +256,7 @@ export class UpstreamHttp {
       const take = (chunk: Buffer): boolean => {
         if (whole) {
           if (size + chunk.length > whole.length) {
-            fail(
-              new UpstreamTransportError(
-                'UPSTREAM_BAD_RESPONSE',
-                `${provider} sent more bytes than its Content-Length announced.`,
-                false,
-              ),
-            );
+            fail(moreThanDeclared(provider));
             return false;
           }
           chunk.copy(whole, size);
@@ -258,6 +264,15 @@ export class UpstreamHttp {
           return true;
         }
         size += chunk.length;
+        if (declared !== undefined) {
+          // Read as parts: the whole declared length is reserved already.
+          if (size > declared) {
+            fail(moreThanDeclared(provider));
+            return false;
+          }
+          chunks.push(chunk);
+          return true;
+        }
         if (size > cap) {
           fail(tooLarge(provider, cap, capVariable));
           return false;
@@ -280,11 +295,14 @@ export class UpstreamHttp {
           return;
         }
         held.shrinkTo(size);
-        succeed({ status, headers, body: Buffer.concat(chunks, size), reservation: held });
+        const body = req.asParts && status >= 200 && status < 300 ? chunks : Buffer.concat(chunks, size);
+        succeed({ status, headers, body, reservation: held });
       };
       const granted = (room: Reservation) => {
         reservation = room;
-        if (declared !== undefined) whole = Buffer.allocUnsafe(declared);
+        // Parts only for a success: anything else is read as one buffer for its error rules.
+        const parts = req.asParts === true && status >= 200 && status < 300;
+        if (declared !== undefined && !parts) whole = Buffer.allocUnsafe(declared);
         for (const chunk of early.splice(0)) if (!take(chunk)) return;
         if (ended) finish();
       };
@@ -424,7 +442,51 @@ const DRAIN_BYTES = 128 * 1024;
 /** What one exchange answered: a same-origin redirect to follow, or a final answer read whole. */
 type Received =
   | { redirect: URL }
-  | { status: number; headers: Dispatcher.ResponseData['headers']; body: Buffer; reservation: Reservation };
+  | {
+      status: number;
+      headers: Dispatcher.ResponseData['headers'];
+      /** An array: the chunks as they came (`asParts`). */
+      body: Buffer | Buffer[];
+      reservation: Reservation;
+    };
+
+/** An answer read as parts (`UpstreamRequest.asParts`); `body` joins them at its first read. */
+class PartsResponse implements UpstreamResponse {
+  #parts: readonly Buffer[];
+
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    parts: readonly Buffer[],
+    readonly url: URL,
+    readonly release: () => void,
+  ) {
+    this.#parts = parts;
+  }
+
+  get parts(): readonly Buffer[] {
+    return this.#parts;
+  }
+
+  get body(): Buffer {
+    const joined = joinParts(this.#parts);
+    this.#parts = [joined];
+    return joined;
+  }
+}
+
+/** The chunks of a body as one buffer: the chunk itself when there is one (no copy). */
+export function joinParts(parts: readonly Buffer[]): Buffer {
+  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+}
+
+function moreThanDeclared(provider: string): UpstreamTransportError {
+  return new UpstreamTransportError(
+    'UPSTREAM_BAD_RESPONSE',
+    `${provider} sent more bytes than its Content-Length announced.`,
+    false,
+  );
+}
 
 function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));

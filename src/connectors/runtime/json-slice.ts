@@ -147,19 +147,45 @@ export function arrayElements(doc: Buffer): number[] | undefined {
 export function cutList(
   doc: Buffer,
   path: readonly string[],
-): { list: Buffer; envelope: string } | undefined {
-  if (path.length === 0) {
-    const start = skipSpace(doc, 0);
-    let last = doc.length - 1;
-    while (last > start && isSpace(doc[last])) last--;
-    if (doc[start] !== OPEN_ARRAY || doc[last] !== CLOSE_ARRAY) return undefined;
-    return { list: doc.subarray(start, last + 1), envelope: '[]' };
-  }
+): { list: readonly Buffer[]; envelope: string } | undefined {
+  if (path.length === 0) return cutWholeList([doc]);
   const found = locate(doc, path);
   if (!found || doc[found[0]] !== OPEN_ARRAY) return undefined;
   const [start, end] = found;
   const envelope = `${doc.toString('utf8', 0, start)}[]${doc.toString('utf8', end)}`;
-  return { list: doc.subarray(start, end), envelope };
+  return { list: [doc.subarray(start, end)], envelope };
+}
+
+/**
+ * cutList of a whole document that is a list, given as the chunks it arrived in: the same chunks from its first
+ * bracket to its last, without joining them (the bytes in between are not looked at).
+ */
+export function cutWholeList(
+  parts: readonly Buffer[],
+): { list: readonly Buffer[]; envelope: string } | undefined {
+  let first = 0;
+  let start = 0;
+  for (; first < parts.length; first++) {
+    const part = parts[first] as Buffer;
+    start = skipSpace(part, 0);
+    if (start < part.length) break;
+  }
+  let last = parts.length - 1;
+  let end = 0;
+  for (; last >= first; last--) {
+    const part = parts[last] as Buffer;
+    end = part.length;
+    while (end > (last === first ? start : 0) && isSpace(part[end - 1])) end--;
+    if (end > (last === first ? start : 0)) break;
+  }
+  // `last === first` with one byte: a lone bracket is no list.
+  if (last < first || (last === first && end - start < 2)) return undefined;
+  if (parts[first]?.[start] !== OPEN_ARRAY || parts[last]?.[end - 1] !== CLOSE_ARRAY) return undefined;
+  if (first === last) return { list: [(parts[first] as Buffer).subarray(start, end)], envelope: '[]' };
+  const list = parts.slice(first, last + 1);
+  list[0] = (list[0] as Buffer).subarray(start);
+  list[list.length - 1] = (list[list.length - 1] as Buffer).subarray(0, end);
+  return { list, envelope: '[]' };
 }
 
 /**

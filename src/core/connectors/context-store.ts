@@ -349,10 +349,9 @@ export async function searchContextStore(
   if (!trimmed) {
     // The stored JSON is written into the reply as it is: no parse and re-serialise per record (unless
     // someone reads `result`).
-    const rawResult = Buffer.from(`[${page.map((r) => r.data).join(',')}]`);
     return {
       ...envelope,
-      rawResult,
+      rawParts: [Buffer.from(`[${page.map((r) => r.data).join(',')}]`)],
       get result(): unknown {
         return page.map((r) => JSON.parse(r.data) as unknown);
       },

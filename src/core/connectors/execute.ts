@@ -32,8 +32,11 @@ export interface DownloadOutput {
 export interface ExecuteAnswer {
   status: 'success';
   result: unknown;
-  /** `result`'s JSON bytes when the reply may carry them as they are (nothing was trimmed from them). */
-  rawResult?: Buffer;
+  /**
+   * `result`'s JSON bytes, in pieces to be written one after the other, when the reply may carry them as they
+   * are (nothing was trimmed from them).
+   */
+  rawParts?: readonly Buffer[];
   connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
   execution_metadata: { connector_instance_id: string; execution_time_ms: number };
 }
@@ -108,13 +111,15 @@ export async function executeConnector(
     connector_instance_id: `source_id:${id}`,
     execution_time_ms: Math.round(performance.now() - started),
   };
-  if (!trimmed && output.rawResult) {
+  // The pieces as they came if there are any (reading `rawResult` would join them).
+  const rawParts = trimmed ? undefined : (output.rawParts ?? (output.rawResult && [output.rawResult]));
+  if (rawParts) {
     // The provider's bytes for `result`; the records are built only if someone reads `result`.
     return {
       status: 'success',
       connector_metadata,
       execution_metadata,
-      rawResult: output.rawResult,
+      rawParts,
       get result(): unknown {
         return output.result;
       },

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { atPath } from '../../../src/connectors/runtime/dpath.ts';
 import { recordTexts } from '../../../src/connectors/runtime/executor.ts';
-import { arrayElements, cutList, jsonSlice } from '../../../src/connectors/runtime/json-slice.ts';
+import {
+  arrayElements,
+  cutList,
+  cutWholeList,
+  jsonSlice,
+} from '../../../src/connectors/runtime/json-slice.ts';
 
 const slice = (text: string, path: string[]) => jsonSlice(Buffer.from(text), path)?.toString('utf8');
 
@@ -109,7 +114,7 @@ describe('arrayElements', () => {
 describe('cutList', () => {
   const cut = (text: string, path: string[]) => {
     const found = cutList(Buffer.from(text), path);
-    return found && { list: found.list.toString('utf8'), envelope: found.envelope };
+    return found && { list: Buffer.concat(found.list).toString('utf8'), envelope: found.envelope };
   };
 
   it('cuts a nested list out of its envelope, the last of a repeated key as JSON.parse reads it', () => {
@@ -135,5 +140,53 @@ describe('cutList', () => {
     assert.equal(cut('{"id":1}', []), undefined);
     assert.equal(cut('[1', []), undefined);
     assert.equal(cut('{"tickets":[1,2}', ['tickets']), undefined);
+  });
+});
+
+describe('cutWholeList', () => {
+  /** `text` cut at `cuts` (offsets, any order, repeats give empty chunks). */
+  const split = (text: Buffer, cuts: number[]) => {
+    const at = [...cuts.map((c) => c % (text.length + 1)), 0, text.length].sort((a, b) => a - b);
+    return at.slice(1).map((end, i) => text.subarray(at[i], end));
+  };
+
+  it('cuts the same list from the chunks as from the joined document, however it arrived', () => {
+    const doc = fc.oneof(
+      fc.array(fc.jsonValue()).map((v) => JSON.stringify(v)),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.string({ unit: fc.constantFrom('[', ']', ' ', '\n', 'a', '{', '}') }),
+    );
+    const space = fc.string({ unit: fc.constantFrom(' ', '\n', '\t', '\r') });
+    fc.assert(
+      fc.property(doc, space, space, fc.array(fc.nat(), { maxLength: 6 }), (body, before, after, cuts) => {
+        const text = Buffer.from(`${before}${body}${after}`);
+        const parts = split(text, cuts);
+        const got = cutWholeList(parts);
+        const want = cutList(text, []);
+        assert.equal(
+          got && Buffer.concat(got.list).toString('utf8'),
+          want && Buffer.concat(want.list).toString('utf8'),
+        );
+        assert.equal(got?.envelope, want?.envelope);
+        // Bytes of the chunks, not copies: nothing was joined.
+        const within = (piece: Buffer, p: Buffer) =>
+          p.buffer === piece.buffer &&
+          piece.byteOffset >= p.byteOffset &&
+          piece.byteOffset + piece.length <= p.byteOffset + p.length;
+        if (got) for (const piece of got.list) assert.ok(parts.some((p) => within(piece, p)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('skips chunks of spaces alone at either end, and refuses a lone bracket or nothing', () => {
+    const chunks = (...texts: string[]) => cutWholeList(texts.map((t) => Buffer.from(t)));
+    assert.deepEqual(chunks(' ', '', '\n[1,', '2]', ' \n', '')?.list.map(String), ['[1,', '2]']);
+    assert.deepEqual(chunks('  [', ']  ')?.list.map(String), ['[', ']']);
+    assert.equal(chunks('  [', '  '), undefined);
+    assert.equal(chunks('[', ''), undefined);
+    assert.equal(chunks(' ', ''), undefined);
+    assert.equal(chunks(), undefined);
+    assert.equal(chunks('{"a":', '[1]}'), undefined);
   });
 });

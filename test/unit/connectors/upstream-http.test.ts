@@ -117,6 +117,38 @@ describe('UpstreamHttp', () => {
     });
   });
 
+  it('asked for parts, keeps a success as the chunks it came in, joined only when `body` is read', async () => {
+    const budget = new BufferBudget(8 << 20);
+    await withClient({ budget, budgetWaitMs: 1000 }, async (client) => {
+      for (const path of ['/big', '/big-chunked']) {
+        // With a Content-Length, also while it waits for room: the bytes that came meanwhile are parts too.
+        const other = path === '/big' ? budget.reserveNow(6 << 20) : undefined;
+        const pending = client.send({ ...get(path), asParts: true }, 'Fake');
+        for (let i = 0; other && i < 400 && budget.waiting === 0; i++)
+          await new Promise((r) => setTimeout(r, 10));
+        if (other) assert.equal(budget.waiting, 1, 'the answer waits for room');
+        other?.release();
+        const res = await pending;
+        const parts = res.parts ?? [];
+        assert.ok(parts.length > 1, `${path}: ${parts.length} parts`);
+        assert.ok(Buffer.concat(parts).equals(BIG), `${path}: every byte, in order`);
+        assert.equal(budget.heldBytes, BIG.length, `${path}: held until released`);
+        assert.ok(res.body.equals(BIG));
+        assert.deepEqual(res.parts, [res.body], `${path}: joined once`);
+        res.release?.();
+        assert.equal(budget.heldBytes, 0);
+      }
+      // Anything but a success is one buffer, for the error rules that read it.
+      const missing = await client.send({ ...get('/nowhere'), asParts: true }, 'Fake');
+      assert.equal(missing.status, 404);
+      assert.equal(missing.parts, undefined);
+      missing.release?.();
+      const plain = await client.send(get('/big'), 'Fake');
+      assert.equal(plain.parts, undefined);
+      plain.release?.();
+    });
+  });
+
   it('an answer that finds no room in time is SERVER_BUSY, and the connection is not left paused', async () => {
     const budget = new BufferBudget(4 << 20);
     await withClient({ budget, budgetWaitMs: 100 }, async (client) => {

@@ -74,12 +74,12 @@ export function register(app: App, deps: CoreDeps) {
         return reply.code(out.file.status).headers(out.file.headers).send(out.file.body);
       }
       // Not spread apart: reading `result` of an answer with bytes would build the records.
-      const { rawResult } = out;
-      if (rawResult) {
+      const { rawParts } = out;
+      if (rawParts) {
         // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
-        // Written here as three pieces in one writev, the way Fastify would send one buffer (its headers, this
-        // request's id; its onResponse hooks still run when the response finishes), rather than copied into
-        // one buffer first: that copy and its allocation (external memory to V8, whose full collections it
+        // Written here as its pieces (a whole-body list: the upstream answer's chunks as they came) in one
+        // writev, the way Fastify would send one buffer (its headers, this request's id; its onResponse hooks
+        // still run when the response finishes), rather than copied into one buffer first: that copy and its allocation (external memory to V8, whose full collections it
         // brings on) cost several percent of an execute's CPU, and a 30 MB answer would sit in memory twice.
         const tail = Buffer.from(
           `,"connector_metadata":${JSON.stringify(out.connector_metadata)},"execution_metadata":${JSON.stringify(out.execution_metadata)}}`,
@@ -89,12 +89,14 @@ export function register(app: App, deps: CoreDeps) {
         // A fresh object (Fastify's headers and the response's): set on it rather than spread into another.
         const headers = reply.getHeaders() as OutgoingHttpHeaders;
         headers['content-type'] = 'application/json; charset=utf-8';
-        headers['content-length'] = HEAD.length + rawResult.length + tail.length;
+        let length = HEAD.length + tail.length;
+        for (const part of rawParts) length += part.length;
+        headers['content-length'] = length;
         headers[REQUEST_ID_HEADER] = request.id;
         res.writeHead(200, headers);
         res.cork();
         res.write(HEAD);
-        res.write(rawResult);
+        for (const part of rawParts) res.write(part);
         res.end(tail);
         return reply;
       }
