@@ -166,7 +166,7 @@ export class UpstreamHttp {
         const release = () => reservation.release();
         const headers = flatten(got.headers);
         if (Array.isArray(got.body)) return new PartsResponse(got.status, headers, got.body, url, release);
-        return { status: got.status, headers, body: got.body as Buffer, url, release };
+        return { status: got.status, headers, body: got.body, url, release };
       }
     } catch (err) {
       throw transportError(err, {
@@ -190,7 +190,8 @@ export class UpstreamHttp {
    * response stream and its async iteration cost ~50 µs of CPU per call (a tenth of an execute's), for bytes
    * that are wanted whole anyway. The body is read within the per-call cap and the buffer budget: a declared
    * Content-Length is checked against the cap before a byte is read, then reserved in full (reading paused
-   * while it waits for room) and read into one buffer of that size. A body without one reserves a first step
+   * while it waits for room) and read into one buffer of that size (with `asParts`, a success's chunks are kept
+   * as they came instead). A body without one reserves a first step
    * the same way, then grows as bytes arrive and never waits again, because by then it holds bytes (see
    * buffer-budget.ts). A same-origin redirect's body is read and dropped up to DRAIN_BYTES, then cut off.
    * `onHeaders` hears that a final answer's status line and headers have arrived.
