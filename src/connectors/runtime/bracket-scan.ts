@@ -194,3 +194,36 @@ export function bracketEnds(doc: Uint8Array): (at: number) => number {
     return wasmEnd(at, doc.length);
   };
 }
+
+/**
+ * `use` called with the document made of `parts`, copied once into the WebAssembly memory, as a view of it there,
+ * and a finder of ends in it: for a document that arrived in chunks, the copy the finder makes anyway replaces
+ * joining the chunks into one buffer first. The view is only valid during `use` (the next document copied over
+ * it changes it): take strings or offsets out of it, never the view. Undefined, without calling `use`, for a
+ * document above WASM_MAX_BYTES.
+ */
+export function withJoinedInMemory<T>(
+  parts: readonly Uint8Array[],
+  use: (doc: Buffer, ends: (at: number) => number) => T,
+): T | undefined {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  if (length > WASM_MAX_BYTES) return undefined;
+  if (length > bytes.length) {
+    memory.grow(Math.ceil((length - bytes.length) / PAGE));
+    bytes = new Uint8Array(memory.buffer);
+  }
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  const token = {};
+  holder = token;
+  const doc = Buffer.from(memory.buffer, 0, length);
+  return use(doc, (from: number): number => {
+    // Only another document copied in during `use` could take the memory: a caller's mistake, not data's.
+    if (holder !== token) throw new Error('the scanned document was replaced while in use');
+    return wasmEnd(from, length);
+  });
+}

@@ -31,14 +31,15 @@ import { Downloader, type DownloadResult } from './download.ts';
 import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './download-steps.ts';
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
-import { joinParts, UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { cutList, cutWholeList, elementTexts, jsonSlice } from './json-slice.ts';
+import { UpstreamHttp, type UpstreamResponse } from './http.ts';
+import { cutList, cutListOfParts, elementTexts, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
+import { joinParts } from './parts.ts';
 import {
   applyAuth,
   type BaseUrl,
@@ -588,16 +589,16 @@ export class ConnectorRuntime {
       guarded: base.guarded || url.origin !== base.origin,
       idempotent: call.idempotent ?? IDEMPOTENT.has(method),
       ...(encoded === undefined ? {} : { body: encoded.content }),
-      // A whole-body list is cut from the chunks as they came: no copy of them into one buffer.
-      ...(call.listPath?.length === 0 ? { asParts: true } : {}),
+      // A list left unparsed is cut from the chunks as they came: no copy of them into one buffer.
+      ...(call.listPath ? { asParts: true } : {}),
     };
     const ctx = { def, key: call.key, held: call.held, entity: call.entity, action: call.action };
     return this.upstream.call(request, ctx, (res) => {
       // A success's list may stay unparsed: the envelope around it is parsed (and checked) alone.
       const cut =
         call.listPath && res.status >= 200 && res.status < 300
-          ? res.parts && call.listPath.length === 0
-            ? cutWholeList(res.parts)
+          ? res.parts
+            ? cutListOfParts(res.parts, call.listPath)
             : cutList(res.body, call.listPath)
           : undefined;
       const parsed = cut ? parseText(cut.envelope) : parseJson(res);

@@ -12,6 +12,7 @@ import { DomainError } from '../../core/errors.ts';
 import { UpstreamAgents } from './agents.ts';
 import type { BufferBudget, Reservation } from './buffer-budget.ts';
 import { checkLiteralHost, EgressDeniedError, type EgressPolicy, PUBLIC_ONLY } from './egress.ts';
+import { joinParts } from './parts.ts';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -474,11 +475,6 @@ class PartsResponse implements UpstreamResponse {
     this.#parts = [joined];
     return joined;
   }
-}
-
-/** The chunks of a body as one buffer: the chunk itself when there is one (no copy). */
-export function joinParts(parts: readonly Buffer[]): Buffer {
-  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
 }
 
 function moreThanDeclared(provider: string): UpstreamTransportError {

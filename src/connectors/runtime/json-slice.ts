@@ -6,7 +6,8 @@
  * (an array index in the path, a missing key) answers undefined and the caller serialises the parsed value.
  * Where a key repeats, the last one counts, as in JSON.parse.
  */
-import { bracketEnds } from './bracket-scan.ts';
+import { bracketEnds, withJoinedInMemory } from './bracket-scan.ts';
+import { joinParts, rangeOfParts } from './parts.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -25,8 +26,7 @@ export function jsonSlice(doc: Buffer, path: readonly string[]): Buffer | undefi
 }
 
 /** [start, end) of the value at `path` (`[]`: from the document's first byte to its end); undefined if none. */
-function locate(doc: Buffer, path: readonly string[]): [number, number] | undefined {
-  const ends = bracketEnds(doc);
+function locate(doc: Buffer, path: readonly string[], ends = bracketEnds(doc)): [number, number] | undefined {
   let found: [number, number] | undefined = [skipSpace(doc, 0), doc.length];
   for (const key of path) {
     found = member(doc, found[0], key, ends);
@@ -149,11 +149,36 @@ export function cutList(
   path: readonly string[],
 ): { list: readonly Buffer[]; envelope: string } | undefined {
   if (path.length === 0) return cutWholeList([doc]);
-  const found = locate(doc, path);
-  if (!found || doc[found[0]] !== OPEN_ARRAY) return undefined;
+  const cut = listBounds(doc, path);
+  return cut ? { list: [doc.subarray(cut.start, cut.end)], envelope: cut.envelope } : undefined;
+}
+
+/**
+ * cutList of a document given as the chunks it arrived in, without joining them into one buffer: the list is
+ * sub-ranges of the chunks. A nested list is looked for in the one copy of the chunks the scanner makes anyway
+ * (bracket-scan.ts), the envelope's text taken from there; a document too large for that copy is looked for in
+ * the chunks joined, and its list is still ranges of the chunks (the joined copy is not kept).
+ */
+export function cutListOfParts(
+  parts: readonly Buffer[],
+  path: readonly string[],
+): { list: readonly Buffer[]; envelope: string } | undefined {
+  if (path.length === 0) return cutWholeList(parts);
+  let cut = withJoinedInMemory(parts, (doc, ends) => listBounds(doc, path, ends));
+  // Undefined: too large for the scanner's memory (null: no list there).
+  if (cut === undefined) cut = listBounds(joinParts(parts), path);
+  return cut ? { list: rangeOfParts(parts, cut.start, cut.end), envelope: cut.envelope } : undefined;
+}
+
+function listBounds(
+  doc: Buffer,
+  path: readonly string[],
+  ends?: (at: number) => number,
+): { start: number; end: number; envelope: string } | null {
+  const found = locate(doc, path, ends);
+  if (!found || doc[found[0]] !== OPEN_ARRAY) return null;
   const [start, end] = found;
-  const envelope = `${doc.toString('utf8', 0, start)}[]${doc.toString('utf8', end)}`;
-  return { list: [doc.subarray(start, end)], envelope };
+  return { start, end, envelope: `${doc.toString('utf8', 0, start)}[]${doc.toString('utf8', end)}` };
 }
 
 /**

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bracketEndJs, bracketEnds, WASM_MAX_BYTES } from '../../../src/connectors/runtime/bracket-scan.ts';
+import {
+  bracketEndJs,
+  bracketEnds,
+  WASM_MAX_BYTES,
+  withJoinedInMemory,
+} from '../../../src/connectors/runtime/bracket-scan.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 /** Text made mostly of the bytes the rule cares about, so brackets, strings and escapes meet often. */
@@ -61,6 +66,42 @@ describe('bracket scan', () => {
     assert.equal(b(0), 9);
     assert.equal(a(1), 4);
     assert.equal(b(6), 8);
+  });
+
+  it('scans a document given in chunks as if joined, and refuses one above its memory limit', () => {
+    fc.assert(
+      fc.property(tricky, fc.array(fc.nat(), { maxLength: 5 }), (text, cuts) => {
+        const doc = bytes(text);
+        const at = [...cuts.map((c) => c % (doc.length + 1)), 0, doc.length].sort((a, b) => a - b);
+        const parts = at.slice(1).map((end, i) => doc.subarray(at[i], end));
+        const opens = [...doc.keys()].filter((i) => doc[i] === 0x5b || doc[i] === 0x7b);
+        const got = withJoinedInMemory(parts, (joined, ends) => {
+          assert.ok(joined.equals(doc));
+          return opens.map((i) => ends(i));
+        });
+        assert.deepEqual(
+          got,
+          opens.map((i) => bracketEndJs(doc, i)),
+        );
+      }),
+      { numRuns: 500 },
+    );
+    const big = Buffer.alloc(WASM_MAX_BYTES / 2 + 1, 0x20);
+    assert.equal(
+      withJoinedInMemory([big, big], () => assert.fail('not called')),
+      undefined,
+    );
+  });
+
+  it('will not answer from a document copied over the one in use', () => {
+    assert.throws(
+      () =>
+        withJoinedInMemory([bytes('[[]]')], (_doc, ends) => {
+          bracketEnds(bytes('{"other": 1}'))(0);
+          return ends(0);
+        }),
+      /replaced while in use/,
+    );
   });
 
   it('reads documents larger than its first page, and past its memory limit by the JavaScript loop', () => {

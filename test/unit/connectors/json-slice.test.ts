@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { WASM_MAX_BYTES } from '../../../src/connectors/runtime/bracket-scan.ts';
 import { atPath } from '../../../src/connectors/runtime/dpath.ts';
 import { recordTexts } from '../../../src/connectors/runtime/executor.ts';
 import {
   arrayElements,
   cutList,
+  cutListOfParts,
   cutWholeList,
   jsonSlice,
 } from '../../../src/connectors/runtime/json-slice.ts';
@@ -188,5 +190,56 @@ describe('cutWholeList', () => {
     assert.equal(chunks(' ', ''), undefined);
     assert.equal(chunks(), undefined);
     assert.equal(chunks('{"a":', '[1]}'), undefined);
+  });
+});
+
+describe('cutListOfParts', () => {
+  const split = (text: Buffer, cuts: number[]) => {
+    const at = [...cuts.map((c) => c % (text.length + 1)), 0, text.length].sort((a, b) => a - b);
+    return at.slice(1).map((end, i) => text.subarray(at[i], end));
+  };
+  const within = (piece: Buffer, parts: Buffer[]) =>
+    parts.some(
+      (p) =>
+        p.buffer === piece.buffer &&
+        piece.byteOffset >= p.byteOffset &&
+        piece.byteOffset + piece.length <= p.byteOffset + p.length,
+    );
+  const same = (parts: Buffer[], path: readonly string[]) => {
+    const got = cutListOfParts(parts, path);
+    const want = cutList(Buffer.concat(parts), path);
+    assert.equal(
+      got && Buffer.concat(got.list).toString('utf8'),
+      want && Buffer.concat(want.list).toString('utf8'),
+    );
+    assert.equal(got?.envelope, want?.envelope);
+    for (const piece of got?.list ?? []) assert.ok(within(piece, parts), 'a range of a chunk, not a copy');
+  };
+
+  it('cuts the same nested list from the chunks as from the joined document, however it arrived', () => {
+    // Envelopes with the list at `tickets` or `data.nodes`, or not there at all.
+    const envelope = fc.record({
+      tickets: fc.oneof(fc.array(fc.jsonValue(), { maxLength: 5 }), fc.jsonValue()),
+      next: fc.jsonValue(),
+      data: fc.option(fc.record({ nodes: fc.array(fc.jsonValue(), { maxLength: 3 }) })),
+    });
+    fc.assert(
+      fc.property(
+        envelope,
+        fc.constantFrom(0, 2),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom(['tickets'], ['data', 'nodes'], ['missing']),
+        (value, indent, cuts, path) =>
+          same(split(Buffer.from(JSON.stringify(value, null, indent)), cuts), path),
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('joins a document too large for the scanner first, with the same answer', () => {
+    const ticket = JSON.stringify({ id: 1, subject: 'x'.repeat(1000), tags: ['a', ']'] });
+    const text = `{"tickets":[${Array.from({ length: Math.ceil(WASM_MAX_BYTES / ticket.length) + 1 }, () => ticket).join(',')}],"next_page":null}`;
+    assert.ok(text.length > WASM_MAX_BYTES);
+    same(split(Buffer.from(text), [100_000, 2_000_000, 3_900_000]), ['tickets']);
   });
 });
