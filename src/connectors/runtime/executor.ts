@@ -39,7 +39,7 @@ import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, toke
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
 import { nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
-import { joinParts } from './parts.ts';
+import { JoinedOnRead } from './parts.ts';
 import {
   applyAuth,
   type BaseUrl,
@@ -126,8 +126,8 @@ export interface ExecuteOutput {
    */
   rawResult?: Buffer;
   /**
-   * `rawResult` as the pieces it arrived in, when it was not joined into one buffer (an unparsed whole-body
-   * list): a reply writes them as they are; reading `rawResult` joins them.
+   * `rawResult` as the pieces it arrived in, when it was not joined into one buffer (a list left unparsed): a
+   * reply writes them as they are; reading `rawResult` joins them.
    */
   rawParts?: readonly Buffer[];
   /**
@@ -715,7 +715,7 @@ class UnparsedOutput implements ExecuteOutput {
   readonly #provider: string;
   readonly #operation: string;
   #parsed: { value: unknown } | undefined;
-  #parts: readonly Buffer[];
+  readonly #raw: JoinedOnRead;
 
   constructor(
     parts: readonly Buffer[],
@@ -723,19 +723,17 @@ class UnparsedOutput implements ExecuteOutput {
     provider: string,
     operation: string,
   ) {
-    this.#parts = parts;
+    this.#raw = new JoinedOnRead(parts);
     this.#provider = provider;
     this.#operation = operation;
   }
 
   get rawParts(): readonly Buffer[] {
-    return this.#parts;
+    return this.#raw.parts;
   }
 
   get rawResult(): Buffer {
-    const joined = joinParts(this.#parts);
-    this.#parts = [joined];
-    return joined;
+    return this.#raw.joined();
   }
 
   get result(): unknown {

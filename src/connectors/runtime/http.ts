@@ -12,7 +12,7 @@ import { DomainError } from '../../core/errors.ts';
 import { UpstreamAgents } from './agents.ts';
 import type { BufferBudget, Reservation } from './buffer-budget.ts';
 import { checkLiteralHost, EgressDeniedError, type EgressPolicy, PUBLIC_ONLY } from './egress.ts';
-import { joinParts } from './parts.ts';
+import { JoinedOnRead } from './parts.ts';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -25,7 +25,7 @@ export interface UpstreamRequest {
   idempotent: boolean;
   /**
    * The caller takes a success's body as the chunks it arrived in (`UpstreamResponse.parts`) and joins them only
-   * if it must: a whole-body list written on as it came needs no copy of its bytes into one buffer.
+   * if it must: a list written on as it came needs no copy of its bytes into one buffer.
    */
   asParts?: boolean;
 }
@@ -454,7 +454,7 @@ type Received =
 
 /** An answer read as parts (`UpstreamRequest.asParts`); `body` joins them at its first read. */
 class PartsResponse implements UpstreamResponse {
-  #parts: readonly Buffer[];
+  readonly #body: JoinedOnRead;
 
   constructor(
     readonly status: number,
@@ -463,17 +463,15 @@ class PartsResponse implements UpstreamResponse {
     readonly url: URL,
     readonly release: () => void,
   ) {
-    this.#parts = parts;
+    this.#body = new JoinedOnRead(parts);
   }
 
   get parts(): readonly Buffer[] {
-    return this.#parts;
+    return this.#body.parts;
   }
 
   get body(): Buffer {
-    const joined = joinParts(this.#parts);
-    this.#parts = [joined];
-    return joined;
+    return this.#body.joined();
   }
 }
 

@@ -77,10 +77,11 @@ export function register(app: App, deps: CoreDeps) {
       const { rawParts } = out;
       if (rawParts) {
         // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
-        // Written here as its pieces (a whole-body list: the upstream answer's chunks as they came) in one
-        // writev, the way Fastify would send one buffer (its headers, this request's id; its onResponse hooks
-        // still run when the response finishes), rather than copied into one buffer first: that copy and its allocation (external memory to V8, whose full collections it
-        // brings on) cost several percent of an execute's CPU, and a 30 MB answer would sit in memory twice.
+        // Written here as its pieces (an unparsed list: ranges of the upstream answer's chunks as they came) in
+        // one writev, the way Fastify would send one buffer (its headers, this request's id; its onResponse
+        // hooks still run when the response finishes), rather than copied into one buffer first: that copy and
+        // its allocation (external memory to V8, whose full collections it brings on) cost several percent of an
+        // execute's CPU, and a 30 MB answer would sit in memory twice.
         const tail = Buffer.from(
           `,"connector_metadata":${JSON.stringify(out.connector_metadata)},"execution_metadata":${JSON.stringify(out.execution_metadata)}}`,
         );
