@@ -32,7 +32,7 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { cutList, cutListOfParts, elementTexts, jsonSlice } from './json-slice.ts';
+import { cutList, elementTexts, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
@@ -597,9 +597,7 @@ export class ConnectorRuntime {
       // A success's list may stay unparsed: the envelope around it is parsed (and checked) alone.
       const cut =
         call.listPath && res.status >= 200 && res.status < 300
-          ? res.parts
-            ? cutListOfParts(res.parts, call.listPath)
-            : cutList(res.body, call.listPath)
+          ? cutList(res.parts ?? [res.body], call.listPath)
           : undefined;
       const parsed = cut ? parseText(cut.envelope) : parseJson(res);
       const body = parsed.ok ? parsed.value : undefined;

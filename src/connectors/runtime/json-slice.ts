@@ -143,23 +143,13 @@ export function arrayElements(doc: Buffer): number[] | undefined {
  * unscanned. The records themselves are not checked here: the sync's writer parses them, and an execute reply
  * passes them on as the provider wrote them. Undefined: no list there, or not where a well-formed document would
  * have it.
- */
-export function cutList(
-  doc: Buffer,
-  path: readonly string[],
-): { list: readonly Buffer[]; envelope: string } | undefined {
-  if (path.length === 0) return cutWholeList([doc]);
-  const cut = listBounds(doc, path);
-  return cut ? { list: [doc.subarray(cut.start, cut.end)], envelope: cut.envelope } : undefined;
-}
-
-/**
- * cutList of a document given as the chunks it arrived in, without joining them into one buffer: the list is
+ *
+ * The document is given as the chunks it arrived in (one buffer is one chunk) and is not joined: the list is
  * sub-ranges of the chunks. A nested list is looked for in the one copy of the chunks the scanner makes anyway
  * (bracket-scan.ts), the envelope's text taken from there; a document too large for that copy is looked for in
  * the chunks joined, and its list is still ranges of the chunks (the joined copy is not kept).
  */
-export function cutListOfParts(
+export function cutList(
   parts: readonly Buffer[],
   path: readonly string[],
 ): { list: readonly Buffer[]; envelope: string } | undefined {
@@ -182,7 +172,7 @@ function listBounds(
 }
 
 /**
- * cutList of a whole document that is a list, given as the chunks it arrived in: the same chunks from its first
+ * cutList of a whole document that is a list: the same chunks from its first
  * bracket to its last, without joining them (the bytes in between are not looked at).
  */
 export function cutWholeList(

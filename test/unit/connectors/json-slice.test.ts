@@ -7,7 +7,6 @@ import { recordTexts } from '../../../src/connectors/runtime/executor.ts';
 import {
   arrayElements,
   cutList,
-  cutListOfParts,
   cutWholeList,
   jsonSlice,
 } from '../../../src/connectors/runtime/json-slice.ts';
@@ -115,7 +114,7 @@ describe('arrayElements', () => {
 
 describe('cutList', () => {
   const cut = (text: string, path: string[]) => {
-    const found = cutList(Buffer.from(text), path);
+    const found = cutList([Buffer.from(text)], path);
     return found && { list: Buffer.concat(found.list).toString('utf8'), envelope: found.envelope };
   };
 
@@ -164,7 +163,7 @@ describe('cutWholeList', () => {
         const text = Buffer.from(`${before}${body}${after}`);
         const parts = split(text, cuts);
         const got = cutWholeList(parts);
-        const want = cutList(text, []);
+        const want = cutList([text], []);
         assert.equal(
           got && Buffer.concat(got.list).toString('utf8'),
           want && Buffer.concat(want.list).toString('utf8'),
@@ -193,7 +192,7 @@ describe('cutWholeList', () => {
   });
 });
 
-describe('cutListOfParts', () => {
+describe('cutList of a document in chunks', () => {
   const split = (text: Buffer, cuts: number[]) => {
     const at = [...cuts.map((c) => c % (text.length + 1)), 0, text.length].sort((a, b) => a - b);
     return at.slice(1).map((end, i) => text.subarray(at[i], end));
@@ -206,8 +205,8 @@ describe('cutListOfParts', () => {
         piece.byteOffset + piece.length <= p.byteOffset + p.length,
     );
   const same = (parts: Buffer[], path: readonly string[]) => {
-    const got = cutListOfParts(parts, path);
-    const want = cutList(Buffer.concat(parts), path);
+    const got = cutList(parts, path);
+    const want = cutList([Buffer.concat(parts)], path);
     assert.equal(
       got && Buffer.concat(got.list).toString('utf8'),
       want && Buffer.concat(want.list).toString('utf8'),
