@@ -11,6 +11,9 @@
 // Gong's definition declares Gong's documented limit of 3 requests/s, which ces enforces per connector; its pair is
 // run at that rate, one request at a time, so its figure is latency and CPU per request, not peak throughput.
 //
+// Loads start once the connector's first Context Store sync has settled (`waitSynced`): that backfill runs in ces's
+// process, and its work is not the work of an execute.
+//
 // ces stores its data in SQLite, or with --store postgres in a database of the run's own on this machine's server.
 //
 // Each of the three is loaded for --duration seconds in all, in --rounds turns taken in rotation (see interleaved).
@@ -36,6 +39,7 @@ import {
   postJson,
   startCes,
   stopAll,
+  waitSynced,
   writeResults,
 } from './lib.ts';
 
@@ -195,6 +199,7 @@ async function runCase(c: Case, latencyMs: number) {
       },
       ces.token,
     )) as { id: string };
+    const firstSyncMs = await waitSynced(ces, connector.id);
     const probe = (await postJson(
       ces.base,
       `/api/v1/integrations/connectors/${connector.id}/execute`,
@@ -232,6 +237,7 @@ async function runCase(c: Case, latencyMs: number) {
     )) as [Measured, Measured, Measured];
     return {
       records_per_page: probe.result.length,
+      first_sync_ms_before_measuring: firstSyncMs,
       ...(c.rate ? { paced_at_rps: c.rate } : { connections }),
       passthrough: direct,
       stack_floor: stack,

@@ -248,6 +248,30 @@ export async function createGithubConnector(
   )) as { id: string };
 }
 
+/**
+ * Waits until the connector's first Context Store sync has settled (every entity Ready or Failed) and returns
+ * how long that took (ms). The sync starts when the connector is created and runs in ces's process; a figure of
+ * CPU per execute measured while it ran would count the backfill's work too (on a slow machine the first sync of
+ * Zendesk's 21 entities took 3 s; in one pair of runs there, ces's CPU per execute was 5.9 ms measured from the
+ * connector's creation and 3.5 ms measured after its sync).
+ */
+export async function waitSynced(ces: { base: string; token: string }, id: string, timeoutMs = 300_000) {
+  const started = performance.now();
+  for (;;) {
+    const res = await request(`${ces.base}/api/v1/integrations/connectors/${id}/inspect`, {
+      headers: { authorization: `Bearer ${ces.token}` },
+    });
+    const body = (await res.body.json()) as { context_store?: { entities: { status: string }[] } };
+    if (res.statusCode !== 200) throw new Error(`inspect: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
+    const entities = body.context_store?.entities ?? [];
+    if (entities.every((e) => e.status === 'Ready' || e.status === 'Failed'))
+      return Math.round(performance.now() - started);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`first sync not settled after ${timeoutMs} ms: ${JSON.stringify(entities)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Count, p50, p99, max and mean of latencies (ms), to the microsecond. */
 export function latencyStats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -21,6 +21,7 @@ import {
   stop,
   stopAll,
   waitReady,
+  waitSynced,
   writeResults,
 } from './lib.ts';
 
@@ -83,6 +84,7 @@ async function main() {
   });
   const ces = await startCes({ github: fake.url });
   const created = await createGithubConnector(ces, ['bench/big']);
+  results.first_sync_ms_before_measuring = await waitSynced(ces, created.id);
 
   const healthz = await load({ url: `${ces.base}/healthz`, duration: DURATION, connections: CONNECTIONS });
   const tokens = await load({
