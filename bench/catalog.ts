@@ -19,6 +19,7 @@ import { DefinitionRegistry } from '../src/connectors/registry.ts';
 import type { ConnectorDefinition, EntityDefinition } from '../src/connectors/schema.ts';
 import {
   cpuSeconds,
+  inspect,
   launch,
   load,
   pacedLoad,
@@ -196,21 +197,6 @@ async function listFigure(def: ConnectorDefinition, fake: SuiteFake) {
   }
 }
 
-interface EntityState {
-  entity: string;
-  status: string;
-  entity_count: number;
-  last_error: string | null;
-}
-
-async function inspect(ces: Ces, id: string): Promise<EntityState[]> {
-  const res = await request(`${ces.base}/api/v1/integrations/connectors/${id}/inspect`, {
-    headers: { authorization: `Bearer ${ces.token}` },
-  });
-  const body = (await res.body.json()) as { context_store: { entities: EntityState[] } };
-  return body.context_store.entities;
-}
-
 /** Pages the entity's sync action (list, or api_search) through execute, one request in flight: the baseline of a backfill. */
 async function pageThrough(ces: Ces, id: string, entity: EntityDefinition, happy: SuiteFake['happy']) {
   // The sync's own params (its page size), and the suite's for what the list requires (a time window).
@@ -246,7 +232,7 @@ async function backfillFigure(def: ConnectorDefinition, fake: SuiteFake) {
     const ready = new Map<string, { seconds: number; records: number }>();
     const deadline = t0 + 300_000;
     while (ready.size < indexed.length && performance.now() < deadline) {
-      for (const state of await inspect(ces, id)) {
+      for (const state of (await inspect(ces, id)).entities) {
         if (state.status === 'Failed') throw new Error(`${def.slug} ${state.entity}: ${state.last_error}`);
         if (state.status === 'Ready' && !ready.has(state.entity))
           ready.set(state.entity, { seconds: (performance.now() - t0) / 1000, records: state.entity_count });

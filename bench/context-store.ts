@@ -45,6 +45,7 @@ import {
   benchDatabase,
   cpuSeconds,
   createGithubConnector,
+  inspect,
   latencyStats,
   launch,
   ROOT,
@@ -126,23 +127,6 @@ async function pageThrough(fakeUrl: string, fakePid: number) {
 
 // ---- backfill through ces
 
-interface EntityState {
-  entity: string;
-  status: string;
-  ready_for_search: boolean;
-  entity_count: number;
-  last_error: string | null;
-}
-
-async function inspect(base: string, token: string, id: string) {
-  const res = await request(`${base}/api/v1/integrations/connectors/${id}/inspect`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const body = (await res.body.json()) as { context_store: { status: string; entities: EntityState[] } };
-  if (res.statusCode !== 200) throw new Error(`inspect: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
-  return body.context_store;
-}
-
 async function healthzOnce(base: string) {
   const res = await request(`${base}/healthz`);
   await res.body.dump();
@@ -181,7 +165,7 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
     await healthzOnce(ces.base);
     api.healthz_ms.push(performance.now() - at);
     at = performance.now();
-    const cs = await inspect(ces.base, ces.token, connector.id);
+    const cs = await inspect(ces, connector.id);
     api.inspect_ms.push(performance.now() - at);
     if (cs.status !== 'Ready' && api.inspect_ms.length % 4 === 0) {
       at = performance.now();

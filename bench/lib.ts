@@ -248,6 +248,25 @@ export async function createGithubConnector(
   )) as { id: string };
 }
 
+/** An entity's Context Store sync state, as `GET …/inspect` reports it. */
+export interface EntityState {
+  entity: string;
+  status: string;
+  ready_for_search: boolean;
+  entity_count: number;
+  last_error: string | null;
+}
+
+/** The connector's Context Store as `GET …/inspect` reports it: its status and each entity's sync state. */
+export async function inspect(ces: { base: string; token: string }, id: string) {
+  const res = await request(`${ces.base}/api/v1/integrations/connectors/${id}/inspect`, {
+    headers: { authorization: `Bearer ${ces.token}` },
+  });
+  const body = (await res.body.json()) as { context_store: { status: string; entities: EntityState[] } };
+  if (res.statusCode !== 200) throw new Error(`inspect: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
+  return body.context_store;
+}
+
 /**
  * Waits until the connector's first Context Store sync has settled (every entity Ready or Failed) and returns
  * how long that took (ms). The sync starts when the connector is created and runs in ces's process; a figure of
@@ -258,12 +277,7 @@ export async function createGithubConnector(
 export async function waitSynced(ces: { base: string; token: string }, id: string, timeoutMs = 300_000) {
   const started = performance.now();
   for (;;) {
-    const res = await request(`${ces.base}/api/v1/integrations/connectors/${id}/inspect`, {
-      headers: { authorization: `Bearer ${ces.token}` },
-    });
-    const body = (await res.body.json()) as { context_store?: { entities: { status: string }[] } };
-    if (res.statusCode !== 200) throw new Error(`inspect: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
-    const entities = body.context_store?.entities ?? [];
+    const { entities } = await inspect(ces, id);
     if (entities.every((e) => e.status === 'Ready' || e.status === 'Failed'))
       return Math.round(performance.now() - started);
     if (performance.now() - started > timeoutMs)

@@ -172,8 +172,8 @@ function listBounds(
 }
 
 /**
- * cutList of a whole document that is a list: the same chunks from its first
- * bracket to its last, without joining them (the bytes in between are not looked at).
+ * cutList of a whole document that is a list: the same chunks from its first bracket to its last, without
+ * joining them (the bytes in between are not looked at).
  */
 export function cutWholeList(
   parts: readonly Buffer[],

@@ -151,7 +151,7 @@ describe('cutWholeList', () => {
     return at.slice(1).map((end, i) => text.subarray(at[i], end));
   };
 
-  it('cuts the same list from the chunks as from the joined document, however it arrived', () => {
+  it('cuts the bracketed text between the blanks from the chunks, however it arrived', () => {
     const doc = fc.oneof(
       fc.array(fc.jsonValue()).map((v) => JSON.stringify(v)),
       fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -163,12 +163,12 @@ describe('cutWholeList', () => {
         const text = Buffer.from(`${before}${body}${after}`);
         const parts = split(text, cuts);
         const got = cutWholeList(parts);
-        const want = cutList([text], []);
-        assert.equal(
-          got && Buffer.concat(got.list).toString('utf8'),
-          want && Buffer.concat(want.list).toString('utf8'),
-        );
-        assert.equal(got?.envelope, want?.envelope);
+        // Worked out on the joined text, another way: the text without JSON's blanks at either end, if it is
+        // at least `[]` long and bracketed.
+        const bare = text.toString('utf8').replace(/^[ \n\r\t]+|[ \n\r\t]+$/g, '');
+        const want = bare.length >= 2 && bare.startsWith('[') && bare.endsWith(']') ? bare : undefined;
+        assert.equal(got && Buffer.concat(got.list).toString('utf8'), want);
+        assert.equal(got?.envelope, want && '[]');
         // Bytes of the chunks, not copies: nothing was joined.
         const within = (piece: Buffer, p: Buffer) =>
           p.buffer === piece.buffer &&
