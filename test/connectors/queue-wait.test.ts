@@ -62,7 +62,12 @@ describe('queue wait in the runtime', () => {
   test('a caller queued behind a hung request gets UPSTREAM_BUSY after the queue budget, long before its deadline', async () => {
     rt = runtime(1500, 100);
     fake.script({ kind: 'hang' });
-    const first = exec();
+    // Handled from the start (awaited at the end): on a slow machine the first request may time out before the
+    // second has been refused, and an unhandled rejection would fail whichever test is running.
+    const first = assert.rejects(
+      exec(),
+      (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
+    );
     await waitFor('the first request to reach the upstream', async () =>
       fake.requests.length === 1 ? true : undefined,
     );
@@ -72,17 +77,14 @@ describe('queue wait in the runtime', () => {
       busy((e) => assert.match(e.message, /none finished within 100 ms/)),
     );
     assert.equal(fake.requests.length, 1, 'the queued request must not reach the upstream');
-    await assert.rejects(
-      first,
-      (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_TIMEOUT',
-    );
+    await first;
   });
 
   test('the queue wait also ends with the request’s own deadline', async () => {
     // One attempt of 1200 ms leaves 200 ms for queueing (the last 1000 ms are kept for the attempt itself).
     rt = runtime(1200, 60_000);
     fake.script({ kind: 'hang' });
-    const first = exec();
+    const first = assert.rejects(exec()); // handled from the start, as above
     await waitFor('the first request to reach the upstream', async () =>
       fake.requests.length === 1 ? true : undefined,
     );
@@ -102,7 +104,7 @@ describe('queue wait in the runtime', () => {
         assert.ok(waited > 0 && waited <= 200, e.message);
       }),
     );
-    await assert.rejects(first);
+    await first;
   });
 });
 

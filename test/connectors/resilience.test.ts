@@ -9,6 +9,7 @@ import { DomainError } from '../../src/core/errors.ts';
 import { faultyDefinition } from '../fakes/faulty/definition.ts';
 import { type FaultyServer, startFaultyServer } from '../fakes/faulty/index.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const TOKEN = 'planted-tok_9f8e7d6c5b4a';
 const CREDENTIALS = { option: 'Token', values: { token: TOKEN } };
@@ -307,8 +308,12 @@ describe('per-connector limits', () => {
     const rt = runtime(1200);
     try {
       fake.script({ kind: 'hang' });
-      const first = exec(rt, def);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Its failure is awaited at the end, but handled from the start: on a slow machine the first request may
+      // time out before the second has been refused, and an unhandled rejection would fail whichever test runs.
+      const first = assert.rejects(exec(rt, def), expectError('UPSTREAM_TIMEOUT'));
+      await waitFor('the first request to reach the upstream', async () =>
+        fake.requests.length === 1 ? true : undefined,
+      );
       await assert.rejects(
         exec(rt, def),
         expectError('UPSTREAM_BUSY', (e) => {
@@ -316,7 +321,7 @@ describe('per-connector limits', () => {
           assert.equal(e.retryAfter, 1);
         }),
       );
-      await assert.rejects(first, expectError('UPSTREAM_TIMEOUT'));
+      await first;
       assert.equal(fake.requests.length, 1);
     } finally {
       await rt.close();
