@@ -77,8 +77,8 @@ export class SqliteContextStore implements ContextStoreRepo {
 
   /** Runs fn, which writes, with the connection to ourselves and past the write gate (see write-gate.ts). */
   private writing<T>(fn: () => T): Promise<T> {
-    return this.locked(() => {
-      this.gate.enter();
+    return this.kysely.connection().execute(async () => {
+      await this.gate.enter();
       try {
         return fn();
       } finally {

@@ -1,5 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  Migrator,
+  type QueryResult,
+  SqliteDialect,
+  type SqliteDialectConfig,
+} from 'kysely';
 import { ChangeSignal, KyselyStore } from '../kysely-store.ts';
 import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
@@ -29,8 +38,11 @@ function openKysely(
   afterWrite: () => void,
 ): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   const sqlite = openSqliteFile(file);
+  const database = withStatementCache(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite, gate, afterWrite) }),
+    dialect: new GatedSqliteDialect({ database }, (connection) =>
+      gatedConnection(connection, sqlite, database.isWrite, gate, afterWrite),
+    ),
   });
   return { db, raw: sqlite };
 }
@@ -44,36 +56,91 @@ function openKysely(
  * (SQLITE_BUSY at once, no waiting); `begin immediate` takes the write lock up front, waiting for it like any
  * other write (busy_timeout).
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, gate: WriteGate, afterWrite: () => void) {
+function withStatementCache(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
-  // Writes pass the gate (see write-gate.ts) from their first statement until no transaction is open; Kysely
-  // runs each statement synchronously right after preparing it, so a microtask sees it finished.
-  let held = false;
-  const settle = () => {
-    if (held && !sqlite.inTransaction) {
-      held = false;
-      gate.leave();
-      afterWrite();
+  const prepare = (text: string) => {
+    const sql = text === 'begin' ? 'begin immediate' : text;
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = sqlite.prepare(sql);
+      // The query texts are a small fixed set; the bound guards against one built from user input.
+      if (cache.size < 1000) cache.set(sql, stmt);
     }
+    return stmt;
   };
   return {
     close: () => sqlite.close(),
-    prepare: (text: string) => {
-      const sql = text === 'begin' ? 'begin immediate' : text;
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        stmt = sqlite.prepare(sql);
-        // The query texts are a small fixed set; the bound guards against one built from user input.
-        if (cache.size < 1000) cache.set(sql, stmt);
-      }
-      if (!held && (sql === 'begin immediate' || !stmt.readonly)) {
-        gate.enter();
-        held = true;
-        queueMicrotask(settle);
-      } else if (held && (sql === 'commit' || sql === 'rollback')) queueMicrotask(settle);
-      return stmt;
-    },
+    prepare,
+    /** Whether the statement takes SQLite's write lock (a transaction's `begin` does, as `begin immediate`). */
+    isWrite: (text: string) => text === 'begin' || !prepare(text).readonly,
   };
+}
+
+/**
+ * The connection with writes passing the write gate (see write-gate.ts): from a transaction's `begin`, or a
+ * lone write, until no transaction is open. The wait for the gate is awaited before the statement runs, so the
+ * event loop goes on meanwhile; Kysely's lock on its one SQLite connection keeps every other query of this
+ * process behind it, as it would anyway.
+ */
+function gatedConnection(
+  connection: DatabaseConnection,
+  sqlite: BetterSqlite3.Database,
+  isWrite: (sql: string) => boolean,
+  gate: WriteGate,
+  afterWrite: () => void,
+): DatabaseConnection {
+  let held = false;
+  return {
+    async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      if (!held && isWrite(query.sql)) {
+        await gate.enter();
+        held = true;
+      }
+      try {
+        return await connection.executeQuery<R>(query);
+      } finally {
+        if (held && !sqlite.inTransaction) {
+          held = false;
+          gate.leave();
+          afterWrite();
+        }
+      }
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
+}
+
+/** Kysely's SQLite dialect, its one connection handed out through `wrap`. */
+class GatedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly wrap: (connection: DatabaseConnection) => DatabaseConnection,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const wrap = this.wrap;
+    let wrapped: { inner: DatabaseConnection; outer: DatabaseConnection } | undefined;
+    return {
+      init: () => driver.init(),
+      async acquireConnection() {
+        const inner = await driver.acquireConnection();
+        if (wrapped?.inner !== inner) wrapped = { inner, outer: wrap(inner) };
+        return wrapped.outer;
+      },
+      // The driver runs these as statements on the connection it is given: the wrapped one, so they pass the gate.
+      beginTransaction: (c, settings) => driver.beginTransaction(c, settings),
+      commitTransaction: (c) => driver.commitTransaction(c),
+      rollbackTransaction: (c) => driver.rollbackTransaction(c),
+      savepoint: (c, name, compile) => driver.savepoint!(c, name, compile),
+      rollbackToSavepoint: (c, name, compile) => driver.rollbackToSavepoint!(c, name, compile),
+      releaseSavepoint: (c, name, compile) => driver.releaseSavepoint!(c, name, compile),
+      releaseConnection: (c) => driver.releaseConnection(c),
+      destroy: () => driver.destroy(),
+    };
+  }
 }
 
 export async function migrateSqlite(db: Kysely<Database>): Promise<string[]> {

@@ -1,7 +1,7 @@
 /**
  * A stand-in for the Context Store writer thread (write-gate.test.ts): back-to-back "transactions" through the
- * gate, each a busy spin of `holdMs`, until told to stop. `state`: [0] 1 while inside, [1] transactions done,
- * [2] set by the test to stop.
+ * gate, each a busy spin of `holdMs` (and for as long as the test holds [3] at 1, when it has four cells), until
+ * told to stop. `state`: [0] 1 while inside, [1] transactions done, [2] set by the test to stop, [3] hold.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { WriteGate } from '../../../src/store/sqlite/write-gate.ts';
@@ -12,7 +12,7 @@ while (Atomics.load(state, 2) === 0) {
   gate.run(() => {
     Atomics.store(state, 0, 1);
     const until = performance.now() + holdMs;
-    while (performance.now() < until) {
+    while (performance.now() < until || (state.length > 3 && Atomics.load(state, 3) === 1)) {
       // a transaction holding the lock
     }
     Atomics.store(state, 0, 0);

@@ -20,7 +20,7 @@ test('the write gate: a busy writer thread never starves main-thread writes, and
     while (Atomics.load(state, 1) < 5) await tick();
     for (let i = 0; i < 30; i++) {
       const doneBefore = Atomics.load(state, 1);
-      gate.enter();
+      await gate.enter();
       try {
         assert.equal(Atomics.load(state, 0), 0, 'the writer is inside a transaction while main writes');
         // Main's own "write": the writer must stay out for all of it.
@@ -40,10 +40,48 @@ test('the write gate: a busy writer thread never starves main-thread writes, and
   assert.ok(Atomics.load(state, 1) > 30);
 });
 
-test('the write gate counts nested main-thread writers', () => {
+test('a main-thread write waits for the writer thread without stopping the event loop', async () => {
   const gate = WriteGate.create();
-  gate.enter();
-  gate.enter();
+  const state = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+  Atomics.store(state, 3, 1); // the writer's transaction lasts until the test lets it end
+  const writer = new Worker(workerEntry(new URL('./write-gate-writer', import.meta.url)), {
+    workerData: { cells: gate.cells, state, holdMs: 0 },
+  });
+  const stopped = new Promise((resolve, reject) => {
+    writer.once('message', resolve);
+    writer.once('error', reject);
+  });
+  try {
+    while (Atomics.load(state, 0) === 0) await tick();
+    let entered = false;
+    const entering = gate.enter().then(() => {
+      entered = true;
+    });
+    // The loop turns while the writer holds its transaction, and the write still waits.
+    for (let i = 0; i < 20; i++) await tick();
+    assert.equal(entered, false, 'the main-thread write went ahead while the writer was inside');
+    const done = Atomics.load(state, 1);
+    Atomics.store(state, 3, 0);
+    await entering;
+    assert.equal(Atomics.load(state, 0), 0, 'the writer is still inside its transaction');
+    assert.equal(Atomics.load(state, 1), done + 1);
+    // And, wanted, the writer starts no new transaction until main is done.
+    for (let i = 0; i < 20; i++) await tick();
+    assert.equal(Atomics.load(state, 1), done + 1);
+    gate.leave();
+    while (Atomics.load(state, 1) === done + 1) await tick();
+  } finally {
+    Atomics.store(state, 3, 0);
+    Atomics.store(state, 2, 1);
+    await stopped;
+    await writer.terminate();
+  }
+});
+
+test('the write gate counts nested main-thread writers', async () => {
+  const gate = WriteGate.create();
+  await gate.enter();
+  await gate.enter();
   gate.leave();
   assert.equal(Atomics.load(gate.cells, 0), 1);
   gate.leave();
