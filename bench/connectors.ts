@@ -18,8 +18,12 @@
 //
 // Each of the three is loaded for --duration seconds in all, in --rounds turns taken in rotation (see interleaved).
 //
+// --node-http-floor adds a fourth: the same floor reading the answer with Node's own HTTP client instead of undici
+// (FLOOR_CLIENT=node-http in bench/stack-floor.ts), to tell how much of the stack's cost is the upstream client.
+//
 // Usage: npm run bench:connectors [-- --duration 10 --rounds 5 --connections 20 --latencies 0,50 --store sqlite
-//        --connectors github,zendesk-support --out connectors.json]  (--connectors: only these; default all)
+//        --connectors github,zendesk-support --node-http-floor --out connectors.json]
+//        (--connectors: only these; default all)
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -52,6 +56,7 @@ const { values } = parseArgs({
     connectors: { type: 'string', default: '' },
     store: { type: 'string', default: 'sqlite' },
     out: { type: 'string', default: 'connectors.json' },
+    'node-http-floor': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -181,9 +186,20 @@ async function runCase(c: Case, latencyMs: number) {
   });
   const origin = new URL(fake.url).origin;
   const proxy = await launch(['--import', 'tsx', 'bench/passthrough.ts'], { UPSTREAM: origin });
-  const floor = await launch(['--import', 'tsx', 'bench/stack-floor.ts'], {
+  const floorEnv = {
     UPSTREAM: `${origin}${c.directPath}`,
     UPSTREAM_HEADERS: JSON.stringify(c.directHeaders),
+  };
+  const floor = await launch(['--import', 'tsx', 'bench/stack-floor.ts'], floorEnv);
+  const httpFloor = values['node-http-floor']
+    ? await launch(['--import', 'tsx', 'bench/stack-floor.ts'], { ...floorEnv, FLOOR_CLIENT: 'node-http' })
+    : undefined;
+  const floorTarget = (url: string) => ({
+    url: `${url}/execute`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(c.execute),
+    connections,
   });
   const database = store === 'postgres' ? await benchDatabase('ces_bench_connectors') : undefined;
   const ces = await startCes({ [c.slug]: fake.url }, database ? { CES_DATABASE_URL: database.url } : {});
@@ -206,22 +222,13 @@ async function runCase(c: Case, latencyMs: number) {
       c.execute,
       ces.token,
     )) as { result: unknown[] };
-    const [direct, stack, through] = (await interleaved(
+    const [direct, stack, through, httpStack] = (await interleaved(
       [
         {
           pid: proxy.proc.pid!,
           opts: { url: `${proxy.url}${c.directPath}`, headers: c.directHeaders, connections },
         },
-        {
-          pid: floor.proc.pid!,
-          opts: {
-            url: `${floor.url}/execute`,
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(c.execute),
-            connections,
-          },
-        },
+        { pid: floor.proc.pid!, opts: floorTarget(floor.url) },
         {
           pid: ces.proc.pid!,
           opts: {
@@ -232,9 +239,10 @@ async function runCase(c: Case, latencyMs: number) {
             connections,
           },
         },
+        ...(httpFloor ? [{ pid: httpFloor.proc.pid!, opts: floorTarget(httpFloor.url) }] : []),
       ],
       c.rate,
-    )) as [Measured, Measured, Measured];
+    )) as [Measured, Measured, Measured, Measured | undefined];
     return {
       records_per_page: probe.result.length,
       first_sync_ms_before_measuring: firstSyncMs,
@@ -244,6 +252,15 @@ async function runCase(c: Case, latencyMs: number) {
       ces: through,
       throughput_ratio: +(through.rps / direct.rps).toFixed(3),
       ...cpuRatios(direct, stack, through),
+      ...(httpStack
+        ? {
+            stack_floor_node_http: httpStack,
+            cpu_ratio_node_http_floor_to_passthrough:
+              httpStack.cpu_us_per_request && direct.cpu_us_per_request
+                ? +(httpStack.cpu_us_per_request / direct.cpu_us_per_request).toFixed(2)
+                : null,
+          }
+        : {}),
       added_p50_ms: +(through.p50 - direct.p50).toFixed(1),
       added_mean_ms: +(through.mean_ms - direct.mean_ms).toFixed(3),
     };

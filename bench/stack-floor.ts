@@ -6,6 +6,7 @@
 // ces's own work; what this spends above the bare proxy (bench/passthrough.ts) is the cost of the stack.
 //
 // UPSTREAM is the full URL to fetch on every call and UPSTREAM_HEADERS a JSON object of headers to send with it.
+import http from 'node:http';
 import Fastify from 'fastify';
 import { Agent } from 'undici';
 
@@ -38,6 +39,36 @@ function fetchChunks(): Promise<Buffer[]> {
   });
 }
 
+/**
+ * FLOOR_CLIENT=node-http: the same answer read with Node's own HTTP client (http.request through a keep-alive
+ * agent, its native parser) instead of undici, to tell how much of the floor is the upstream client.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+function fetchChunksNodeHttp(): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: `${upstream.pathname}${upstream.search}`,
+        headers,
+        agent,
+      },
+      (res) => {
+        if ((res.statusCode ?? 0) >= 300 || res.headers['content-type'] === undefined)
+          reject(new Error(`unexpected upstream answer: HTTP ${res.statusCode}`));
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve(chunks));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+const fetchAnswer = process.env.FLOOR_CLIENT === 'node-http' ? fetchChunksNodeHttp : fetchChunks;
+
 const app = Fastify({ logger: false });
 app.post(
   '/execute',
@@ -56,7 +87,7 @@ app.post(
   },
   async (_request, reply) => {
     const started = Date.now();
-    const chunks = await fetchChunks();
+    const chunks = await fetchAnswer();
     const head = Buffer.from('{"status":"success","result":');
     const tail = Buffer.from(
       `,"connector_metadata":${JSON.stringify({ has_next_page: false, end_cursor: null })},"execution_metadata":${JSON.stringify({ execution_time_ms: Date.now() - started })}}`,
