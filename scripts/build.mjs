@@ -1,6 +1,6 @@
 // Builds ces into dist/ (run by `prepare`, so `npm ci` leaves it built; by `npm run build`; and by `npm test`
 // before the tests, whose server processes run it): esbuild bundles the server and its two worker threads' entries
-// with their dependencies into three files, with source maps (stack traces name src/ lines). One file loads in a
+// with their dependencies into three files, with source maps of ces's own code (stack traces name src/ lines). One file loads in a
 // fraction of the time Node 20 takes to resolve and compile ~1,500 modules one by one. Then the shipped connector
 // definitions are parsed and checked once and stored beside the bundle (src/connectors/definition-cache.ts).
 // Data files are not copied: the bundle reads them from src/ (src/source-path.ts).
@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { trimSourceMap } from './source-map-trim.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -87,6 +88,12 @@ try {
 } catch {
   fs.rmSync(next, { recursive: true, force: true });
   process.exit(1);
+}
+
+// Each map down to ces's own code (scripts/source-map-trim.mjs): what Node parses at the first stack trace.
+for (const name of fs.readdirSync(next).filter((n) => n.endsWith('.js.map'))) {
+  const file = path.join(next, name);
+  fs.writeFileSync(file, JSON.stringify(trimSourceMap(JSON.parse(fs.readFileSync(file, 'utf8')))));
 }
 
 const cached = spawnSync(
