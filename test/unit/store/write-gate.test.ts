@@ -5,16 +5,30 @@ import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../../src/store/sqlite/context-writer.ts';
 import { WriteGate } from '../../../src/store/sqlite/write-gate.ts';
 
-test('the write gate: a busy writer thread never starves main-thread writes, and never runs beside them', async () => {
-  const gate = WriteGate.create();
-  const state = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+/**
+ * The stand-in writer thread (write-gate-writer.ts) running transactions through `gate`; the function returned
+ * ends its hold (if any), its loop and the thread.
+ */
+function startWriter(gate: WriteGate, state: Int32Array, holdMs: number) {
   const writer = new Worker(workerEntry(new URL('./write-gate-writer', import.meta.url)), {
-    workerData: { cells: gate.cells, state, holdMs: 5 },
+    workerData: { cells: gate.cells, state, holdMs },
   });
   const stopped = new Promise((resolve, reject) => {
     writer.once('message', resolve);
     writer.once('error', reject);
   });
+  return async () => {
+    if (state.length > 3) Atomics.store(state, 3, 0);
+    Atomics.store(state, 2, 1);
+    await stopped;
+    await writer.terminate();
+  };
+}
+
+test('the write gate: a busy writer thread never starves main-thread writes, and never runs beside them', async () => {
+  const gate = WriteGate.create();
+  const state = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  const stop = startWriter(gate, state, 5);
   try {
     // The writer runs transaction after transaction, as a backfill does.
     while (Atomics.load(state, 1) < 5) await tick();
@@ -33,9 +47,7 @@ test('the write gate: a busy writer thread never starves main-thread writes, and
       while (Atomics.load(state, 1) === doneBefore) await tick();
     }
   } finally {
-    Atomics.store(state, 2, 1);
-    await stopped;
-    await writer.terminate();
+    await stop();
   }
   assert.ok(Atomics.load(state, 1) > 30);
 });
@@ -44,13 +56,7 @@ test('a main-thread write waits for the writer thread without stopping the event
   const gate = WriteGate.create();
   const state = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
   Atomics.store(state, 3, 1); // the writer's transaction lasts until the test lets it end
-  const writer = new Worker(workerEntry(new URL('./write-gate-writer', import.meta.url)), {
-    workerData: { cells: gate.cells, state, holdMs: 0 },
-  });
-  const stopped = new Promise((resolve, reject) => {
-    writer.once('message', resolve);
-    writer.once('error', reject);
-  });
+  const stop = startWriter(gate, state, 0);
   try {
     while (Atomics.load(state, 0) === 0) await tick();
     let entered = false;
@@ -71,10 +77,7 @@ test('a main-thread write waits for the writer thread without stopping the event
     gate.leave();
     while (Atomics.load(state, 1) === done + 1) await tick();
   } finally {
-    Atomics.store(state, 3, 0);
-    Atomics.store(state, 2, 1);
-    await stopped;
-    await writer.terminate();
+    await stop();
   }
 });
 
