@@ -1,7 +1,7 @@
 // Builds ces into dist/ (run by `prepare`, so `npm ci` leaves it built; by `npm run build`; and by `npm test`
 // before the tests, whose server processes run it): esbuild bundles the server and its two worker threads' entries
-// with their dependencies into three files, with source maps of ces's own code (stack traces name src/ lines). One file loads in a
-// fraction of the time Node 20 takes to resolve and compile ~1,500 modules one by one. Then the shipped connector
+// with their dependencies into three files, with source maps of ces's own code (stack traces name src/ lines). One
+// file loads in a fraction of the time Node 20 takes to resolve and compile ~1,500 modules one by one. Then the shipped connector
 // definitions are parsed and checked once and stored beside the bundle (src/connectors/definition-cache.ts).
 // Data files are not copied: the bundle reads them from src/ (src/source-path.ts).
 // Kept out of the bundle: native packages (better-sqlite3, pg-native).

@@ -71,13 +71,13 @@ export class SqliteContextStore implements ContextStoreRepo {
   ) {}
 
   /** Runs fn with the connection to ourselves (Kysely's lock held). */
-  private locked<T>(fn: () => T): Promise<T> {
+  private locked<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.kysely.connection().execute(async () => fn());
   }
 
   /** Runs fn, which writes, with the connection to ourselves and past the write gate (see write-gate.ts). */
   private writing<T>(fn: () => T): Promise<T> {
-    return this.kysely.connection().execute(async () => {
+    return this.locked(async () => {
       await this.gate.enter();
       try {
         return fn();
