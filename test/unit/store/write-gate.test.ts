@@ -57,9 +57,10 @@ test('a main-thread write waits for the writer thread without stopping the event
   const state = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
   Atomics.store(state, 3, 1); // the writer's transaction lasts until the test lets it end
   const stop = startWriter(gate, state, 0);
+  let entered = false;
+  let left = false;
   try {
     while (Atomics.load(state, 0) === 0) await tick();
-    let entered = false;
     const entering = gate.enter().then(() => {
       entered = true;
     });
@@ -75,8 +76,11 @@ test('a main-thread write waits for the writer thread without stopping the event
     for (let i = 0; i < 20; i++) await tick();
     assert.equal(Atomics.load(state, 1), done + 1);
     gate.leave();
+    left = true;
     while (Atomics.load(state, 1) === done + 1) await tick();
   } finally {
+    // A failed assertion must not leave the writer waiting for the gate: stopping it would never end.
+    if (entered && !left) gate.leave();
     await stop();
   }
 });
