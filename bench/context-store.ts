@@ -2,8 +2,9 @@
 //   backfill   records/s from creating the connector until its `issues` entity is Ready (inspect polled every
 //              250 ms; also when it first became searchable), beside how fast this process alone pages through the
 //              same fake (one request in flight, JSON parsed and discarded): ces's ratio to that is the figure;
-//   write floor (SQLite) the rows ces wrote, read back and inserted into a new file with the same index table, a
-//              page (100 rows) per transaction, only the writes timed: what SQLite alone spends storing them;
+//   write floor (SQLite) the rows ces wrote, read back and inserted into a new file with the same index table, in
+//              the transactions ces's writer makes (and again a page, 100 rows, per transaction), only the writes
+//              timed: what SQLite alone spends storing them;
 //   search     client-side p50/p99/mean and server-side took_ms of sequential `search` requests per query kind
 //              (eq, range + sort, fuzzy, keyword, eq 5 pages deep), beside /healthz (the HTTP floor; and with every
 //              core kept busy by spinning processes, the control for /healthz during the backfill), the same
@@ -28,8 +29,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type Dispatcher, request } from 'undici';
 import { parseDefinition } from '../src/connectors/load.ts';
-import { type EntityLayout, entityLayout, quoteIdent } from '../src/context-store/layout.ts';
+import { BASE_COLUMNS, type EntityLayout, entityLayout, quoteIdent } from '../src/context-store/layout.ts';
 import { compileSearch } from '../src/context-store/query.ts';
+import { BATCH_BYTES, BATCH_RECORDS } from '../src/core/sync/worker.ts';
 import { openSqliteFile } from '../src/store/sqlite/connection.ts';
 import {
   ftsFillSql,
@@ -38,6 +40,7 @@ import {
   indexTableDdl,
   registerSearchFunctions,
 } from '../src/store/sqlite/context-index.ts';
+import { CHUNK_ROWS } from '../src/store/sqlite/context-writes.ts';
 import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
@@ -399,12 +402,15 @@ function issuesLayout(): EntityLayout {
  * The write floor (SQLite only): what SQLite alone spends to store the rows the backfill wrote. Into a new file
  * opened with ces's settings and holding the same index table (its B-tree indexes and full-text table), the rows
  * of ces's index are inserted again as they were read out of its file (column values, no JSON parsed, nothing
- * computed), a page of the backfill (100 rows) per transaction with their full-text entries made as ces's writer
- * makes them, the WAL checkpointed once a second as ces's writer does. Only the writes are timed. CPU of this
- * process per record, and records/s on one core: ces's CPU per record above this (and above the baseline client's
- * paging) is its own work; ces's single writer can store no faster than this.
+ * computed), in the transactions ces's writer makes: a batch of the sync (BATCH_RECORDS records, or BATCH_BYTES
+ * of their JSON) per transaction, CHUNK_ROWS at a time with their full-text entries made after each chunk; the WAL
+ * checkpointed once a second as ces's writer does. Only the writes are timed. Run a second time with a page
+ * (100 rows) per transaction, which is what ces wrote before it batched pages and what a backfill with a
+ * request-path write waiting at every chunk comes to. CPU of this process per record, and records/s on one core:
+ * ces's CPU per record above this (and above the baseline client's paging) is its own work; ces's single writer
+ * can store no faster than this.
  */
-function writeFloor(dbFile: string, connectorId: string) {
+function writeFloor(dbFile: string, connectorId: string, batching: 'sync' | 'page') {
   const layout = issuesLayout();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-floor-'));
   const db = openSqliteFile(path.join(dir, 'floor.db'));
@@ -429,22 +435,37 @@ function writeFloor(dbFile: string, connectorId: string) {
     const fillSql = ftsFillSql(layout);
     const fill = fillSql ? db.prepare(fillSql) : undefined;
     const maxRid = db.prepare(`SELECT COALESCE(MAX(rid), 0) FROM main.${table}`).pluck();
-    const page = db.transaction((rows: unknown[][]) => {
-      const before = maxRid.get() as number;
-      for (const row of rows) insert.run(row);
-      fill?.run(before);
+    const write = db.transaction((rows: unknown[][]) => {
+      for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+        const before = maxRid.get() as number;
+        for (const row of rows.slice(at, at + CHUNK_ROWS)) insert.run(row);
+        fill?.run(before);
+      }
     });
     // As ces's writer does: no checkpoint at commit, a passive one at most once a second.
     db.pragma('wal_autocheckpoint = 0');
-    // Only the writes are timed: reading each page out of ces's file is not.
+    // Only the writes are timed: reading the rows out of ces's file is not.
     let cpuUs = 0;
     let wallMs = 0;
+    let transactions = 0;
     let checkpointed = performance.now();
+    const dataAt = indexRowColumns(layout).indexOf(BASE_COLUMNS.data);
     for (let i = 0; i < rids.length; i += 100) {
-      const rows = read.all(rids[i], rids[Math.min(i + 99, rids.length - 1)]) as unknown[][];
+      let rows = read.all(rids[i], rids[Math.min(i + 99, rids.length - 1)]) as unknown[][];
+      if (batching === 'sync') {
+        // The worker's batch: pages until BATCH_RECORDS records or BATCH_BYTES of their JSON.
+        let bytes = rows.reduce((n, row) => n + String(row[dataAt]).length, 0);
+        while (i + 100 < rids.length && rows.length < BATCH_RECORDS && bytes < BATCH_BYTES) {
+          i += 100;
+          const more = read.all(rids[i], rids[Math.min(i + 99, rids.length - 1)]) as unknown[][];
+          for (const row of more) bytes += String(row[dataAt]).length;
+          rows = rows.concat(more);
+        }
+      }
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      page(rows);
+      write(rows);
+      transactions++;
       if (t0 - checkpointed >= 1000) {
         db.pragma('wal_checkpoint(PASSIVE)');
         checkpointed = performance.now();
@@ -457,6 +478,7 @@ function writeFloor(dbFile: string, connectorId: string) {
     const cpuS = cpuUs / 1e6;
     return {
       records: rids.length,
+      records_per_transaction: Math.round(rids.length / transactions),
       seconds: round(s),
       records_per_s: Math.round(rids.length / s),
       cpu_s: round(cpuS),
@@ -665,10 +687,11 @@ async function runStore(
 
     await stop(ces.proc);
     if (store === 'sqlite') {
-      const floor = writeFloor(dbFile, bf.connector_id);
+      const floor = writeFloor(dbFile, bf.connector_id, 'sync');
       out.write_floor = {
         ...floor,
         ces_cpu_to_floor: round(bf.ces_cpu_us_per_record / floor.cpu_us_per_record),
+        page_per_transaction: writeFloor(dbFile, bf.connector_id, 'page'),
       };
       console.error('write floor', out.write_floor);
     }
@@ -723,8 +746,8 @@ function summary(store: string, r: Record<string, unknown>) {
   const floor = r.write_floor as { records_per_s: number; cpu_us_per_record: number } | undefined;
   if (floor) {
     console.log(
-      `write floor (SQLite alone storing the same rows): ${floor.records_per_s} records/s on one core, ` +
-        `${floor.cpu_us_per_record} µs CPU/record`,
+      `write floor (SQLite alone storing the same rows, in ces's transactions): ${floor.records_per_s} records/s ` +
+        `on one core, ${floor.cpu_us_per_record} µs CPU/record`,
     );
   }
   const during = bf.api_during_backfill;

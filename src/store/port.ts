@@ -455,7 +455,8 @@ export interface ContextStoreRepo {
   ): EncodedRecords;
   /**
    * `encode` for a page the store decodes where it writes it (SQLite: on its writer thread, off the thread that
-   * answers requests): `list` is the provider's bytes of the list of records, not parsed yet. With `high`,
+   * answers requests): `list` is the provider's bytes of the list of records, not parsed yet, in the pieces they
+   * arrived in (joined, they are the list; a store joins them where it parses them). With `high`,
    * commitPage reports the largest value of that (incremental, timestamp) field among the page's records under
    * the partition key, and writes it into the checkpoint's `highs`. Optional: a store without it is given
    * parsed records.
@@ -463,7 +464,7 @@ export interface ContextStoreRepo {
   encodeBytes?(
     connectorId: string,
     layout: EntityLayout,
-    list: Buffer,
+    list: readonly Buffer[],
     generation: number,
     syncedAt: string,
     high?: { field: string; key: string },

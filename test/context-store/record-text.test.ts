@@ -56,7 +56,7 @@ describe("the provider's record text", () => {
     }
     const { job, layout, now, until } = await claimGithubIssues(h);
     const page = (text: string) =>
-      store.encodeBytes!(job.connector_id, layout, Buffer.from(text), 1, now, {
+      store.encodeBytes!(job.connector_id, layout, [Buffer.from(text)], 1, now, {
         field: 'updated_at',
         key: 'a/b',
       });
@@ -101,6 +101,46 @@ describe("the provider's record text", () => {
     assert.equal(Number(after[0]?.n), 2);
   });
 
+  test('a page given in pieces, cut anywhere (inside a character too), is stored as the whole list', async () => {
+    const store = h.deps.store.contextStore;
+    if (!store.encodeBytes) {
+      assert.equal(h.database, 'postgres');
+      return;
+    }
+    const { job, layout, now, until } = await claimGithubIssues(h);
+    const texts = ['{"id":61,"number":1,"title":"café ☃ 😀"}', '{"id":62,"number":2,"title":"naïve"}'];
+    const whole = Buffer.from(`[${texts.join(',')}]`);
+    // Cut inside the two-byte é, inside the four-byte emoji, and the middle piece a small view of a large
+    // buffer (as a cut response's chunk can be).
+    const e = whole.indexOf('é') + 1;
+    const face = whole.indexOf('😀') + 2;
+    const large = Buffer.alloc(64 * 1024);
+    whole.copy(large, 1000, e, face);
+    const pieces = [whole.subarray(0, e), large.subarray(1000, 1000 + face - e), whole.subarray(face)];
+    const encoded = store.encodeBytes(job.connector_id, layout, pieces, 1, now);
+    assert.equal(encoded.bytes, whole.length);
+    const done = await store.commitPage(
+      job,
+      { layout, pages: [encoded] },
+      { cursor: null } as never,
+      { status: 'Preview', ready_for_search: true, count: true },
+      now,
+      until,
+    );
+    assert.equal(done.records, 2);
+    const rows = await h.query(
+      `SELECT data, f2_title FROM "${layout.table}" WHERE f0_id IN (61, 62) ORDER BY f0_id`,
+    );
+    assert.deepEqual(
+      rows.map((r) => r.data),
+      texts,
+    );
+    assert.deepEqual(
+      rows.map((r) => r.f2_title),
+      ['café ☃ 😀', 'naïve'],
+    );
+  });
+
   test('pages given as bytes and as records in one batch are written in their order', async () => {
     const store = h.deps.store.contextStore;
     if (!store.encodeBytes) {
@@ -111,7 +151,7 @@ describe("the provider's record text", () => {
     // On a database file the decoded rows go from the decoder thread to the writer's without crossing this one;
     // records at hand join them in the batch's order, so the last page's version of a record is the one kept.
     const asBytes = (records: object[]) =>
-      store.encodeBytes!(job.connector_id, layout, Buffer.from(JSON.stringify(records)), 1, now);
+      store.encodeBytes!(job.connector_id, layout, [Buffer.from(JSON.stringify(records))], 1, now);
     const asRecords = (records: object[]) => store.encode(job.connector_id, layout, records, 1, now);
     const pages = [
       asRecords([{ id: 71, number: 1, title: 'first' }]),

@@ -69,9 +69,9 @@ const AUTH_CODES = new Set([
 /** Entity count refreshed at most this often during a pass (a count over a large index is not free). */
 const COUNT_EVERY_MS = 2000;
 /** A batch of pages is written once it holds this many records or is this old. */
-const BATCH_RECORDS = 2000;
+export const BATCH_RECORDS = 2000;
 /** Or, for pages given to the store as bytes (counted once written), this many bytes of them. */
-const BATCH_BYTES = 4 * 1024 * 1024;
+export const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_MS = 1000;
 /**
  * Batches handed to the store's writer and not yet written. More than one keeps the provider busy while the
@@ -323,7 +323,8 @@ export class SyncWorker {
         const out = await pending;
         pending = undefined;
         // Left as bytes by the runtime, the records are parsed where they are written; the pass reads none here.
-        const bytes = out.unparsed && encodeBytes ? out.rawResult : undefined;
+        // In the pieces they arrived in: joined here, each page's bytes were a second copy on this thread.
+        const bytes = out.unparsed && encodeBytes ? (out.rawParts ?? out.rawResult) : undefined;
         const records = bytes ? [] : Array.isArray(out.result) ? out.result : [];
         let highs = cp.highs;
         if (incField) {
@@ -371,7 +372,14 @@ export class SyncWorker {
         const high = incField ? { field: incField.name, key } : undefined;
         const encoded =
           bytes && encodeBytes
-            ? encodeBytes(job.connector_id, layout, bytes, cp.generation, this.iso(), high)
+            ? encodeBytes(
+                job.connector_id,
+                layout,
+                Buffer.isBuffer(bytes) ? [bytes] : bytes,
+                cp.generation,
+                this.iso(),
+                high,
+              )
             : store.encode(job.connector_id, layout, records, cp.generation, this.iso(), recordTexts(out));
         batch.push(encoded);
         batchRecords += encoded.count;

@@ -74,7 +74,7 @@ export interface ReleaseOutcome {
 }
 
 /** Rows written between two looks at whether a request-path write waits (~5 ms of a backfill's writes). */
-const CHUNK_ROWS = 100;
+export const CHUNK_ROWS = 100;
 
 /** Rows a connector's deletion removes per transaction (~5 ms of deletes, full-text entries with them). */
 const DROP_CHUNK_ROWS = 500;

@@ -34,7 +34,8 @@ export function encodeRows(
 
 /** A page given to the writer as the provider's bytes of its list of records (`encodeBytes`). */
 export interface ListPage {
-  list: Uint8Array;
+  /** The list's bytes in the pieces they arrived in. */
+  list: readonly Uint8Array[];
   connectorId: string;
   generation: number;
   syncedAt: string;
@@ -51,7 +52,11 @@ export interface DecodedList {
 
 /** The rows of a list page, and the largest value of its `high` field. */
 export function decodeList(page: ListPage, layout: EntityLayout): DecodedList {
-  const bytes = Buffer.from(page.list.buffer, page.list.byteOffset, page.list.byteLength);
+  const [only] = page.list;
+  const bytes =
+    page.list.length === 1 && only
+      ? Buffer.from(only.buffer, only.byteOffset, only.byteLength)
+      : Buffer.concat(page.list);
   let records: unknown;
   try {
     records = JSON.parse(bytes.toString('utf8'));
