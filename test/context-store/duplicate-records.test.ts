@@ -19,7 +19,7 @@ describe('a batch holding one record twice', () => {
   after(() => close());
 
   test('keeps the last copy, and the full-text index stays sound', async () => {
-    const { job: claimed, layout, store, now, until } = await claimGithubIssues(h);
+    const { job: claimed, layout, store, now, commit } = await claimGithubIssues(h);
     const issue = (title: string) => ({ id: 42, number: 7, title, body: title, state: 'open' });
     const encoded = store.encode(
       claimed.connector_id,
@@ -28,14 +28,7 @@ describe('a batch holding one record twice', () => {
       1,
       now,
     );
-    const held = await store.commitPage(
-      claimed,
-      { layout, pages: [encoded] },
-      { cursor: null } as never,
-      { status: 'Preview', ready_for_search: true, count: true },
-      now,
-      until,
-    );
+    const held = await commit([encoded]);
     assert.equal(held.held, true);
 
     const rows = await h.query(`SELECT data FROM "${layout.table}"`);

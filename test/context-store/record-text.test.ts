@@ -14,8 +14,18 @@ describe("the provider's record text", () => {
   });
   after(() => close());
 
+  /**
+   * The store's decoder of pages given as bytes (SQLite's); undefined on PostgreSQL, which is given parsed records
+   * (its writes do not share the request path's thread).
+   */
+  const bytesEncoder = () => {
+    const store = h.deps.store.contextStore;
+    if (!store.encodeBytes) assert.equal(h.database, 'postgres');
+    return store.encodeBytes?.bind(store);
+  };
+
   test('is stored as given, and a record without one is serialised', async () => {
-    const { job, layout, store, now, until } = await claimGithubIssues(h);
+    const { job, layout, store, now, commit } = await claimGithubIssues(h);
     // As a provider may write them: a key order, number forms and escapes JSON.stringify would not keep.
     const texts = [
       '{"number":7,"id":41,"title":"caf\\u00e9","score":1.50}',
@@ -24,14 +34,7 @@ describe("the provider's record text", () => {
     const records = texts.map((t) => JSON.parse(t));
     records.push({ id: 43, number: 9, title: 'c' });
     const encoded = store.encode(job.connector_id, layout, records, 1, now, [...texts]);
-    const held = await store.commitPage(
-      job,
-      { layout, pages: [encoded] },
-      { cursor: null } as never,
-      { status: 'Preview', ready_for_search: true, count: true },
-      now,
-      until,
-    );
+    const held = await commit([encoded]);
     assert.equal(held.held, true);
     const rows = await h.query(`SELECT data FROM "${layout.table}"`);
     const stored = rows.map((r) => (typeof r.data === 'string' ? r.data : JSON.stringify(r.data))).sort();
@@ -48,32 +51,21 @@ describe("the provider's record text", () => {
     assert.equal(title[0]?.f2_title, 'café');
   });
   test('a page given as bytes is decoded where it is written: highs reported, a malformed one refused', async () => {
-    const store = h.deps.store.contextStore;
-    if (!store.encodeBytes) {
-      // PostgreSQL is given parsed records (its writes do not share the request path's thread).
-      assert.equal(h.database, 'postgres');
-      return;
-    }
-    const { job, layout, now, until } = await claimGithubIssues(h);
+    const encodeBytes = bytesEncoder();
+    if (!encodeBytes) return;
+    const { job, layout, now, commit } = await claimGithubIssues(h);
     const page = (text: string) =>
-      store.encodeBytes!(job.connector_id, layout, [Buffer.from(text)], 1, now, {
+      encodeBytes(job.connector_id, layout, [Buffer.from(text)], 1, now, {
         field: 'updated_at',
         key: 'a/b',
       });
-    const commit = (text: string) =>
-      store.commitPage(
-        job,
-        { layout, pages: [page(text)] },
-        { cursor: null, highs: { 'a/b': '2024-05-01T00:00:00.000Z' } } as never,
-        { status: 'Preview', ready_for_search: true, count: true },
-        now,
-        until,
-      );
+    const commitText = (text: string) =>
+      commit([page(text)], { cursor: null, highs: { 'a/b': '2024-05-01T00:00:00.000Z' } });
     const texts = [
       '{"id":51,"number":1,"title":"x","updated_at":"2024-06-01T10:00:00Z"}',
       '{"id":52,"number":2,"title":"y","updated_at":"2024-05-20T00:00:00Z"}',
     ];
-    const done = await commit(`[${texts.join(',')}]`);
+    const done = await commitText(`[${texts.join(',')}]`);
     assert.deepEqual(done, { held: true, records: 2, highs: { 'a/b': '2024-06-01T10:00:00.000Z' } });
     const [sync] = await h.query(
       `SELECT checkpoint FROM cs_syncs WHERE connector_id = '${job.connector_id}' AND entity = 'issues'`,
@@ -89,7 +81,7 @@ describe("the provider's record text", () => {
       rows.map((r) => r.data),
       texts,
     );
-    await assert.rejects(commit('[{"id":53,"number":3,}]'), (err: unknown) => {
+    await assert.rejects(commitText('[{"id":53,"number":3,}]'), (err: unknown) => {
       assert.ok(err instanceof DomainError);
       assert.equal(err.code, 'UPSTREAM_BAD_RESPONSE');
       assert.match(err.message, /list of issues that is not valid JSON/);
@@ -102,12 +94,9 @@ describe("the provider's record text", () => {
   });
 
   test('a page given in pieces, cut anywhere (inside a character too), is stored as the whole list', async () => {
-    const store = h.deps.store.contextStore;
-    if (!store.encodeBytes) {
-      assert.equal(h.database, 'postgres');
-      return;
-    }
-    const { job, layout, now, until } = await claimGithubIssues(h);
+    const encodeBytes = bytesEncoder();
+    if (!encodeBytes) return;
+    const { job, layout, now, commit } = await claimGithubIssues(h);
     const texts = ['{"id":61,"number":1,"title":"café ☃ 😀"}', '{"id":62,"number":2,"title":"naïve"}'];
     const whole = Buffer.from(`[${texts.join(',')}]`);
     // Cut inside the two-byte é, inside the four-byte emoji, and the middle piece a small view of a large
@@ -117,16 +106,9 @@ describe("the provider's record text", () => {
     const large = Buffer.alloc(64 * 1024);
     whole.copy(large, 1000, e, face);
     const pieces = [whole.subarray(0, e), large.subarray(1000, 1000 + face - e), whole.subarray(face)];
-    const encoded = store.encodeBytes(job.connector_id, layout, pieces, 1, now);
+    const encoded = encodeBytes(job.connector_id, layout, pieces, 1, now);
     assert.equal(encoded.bytes, whole.length);
-    const done = await store.commitPage(
-      job,
-      { layout, pages: [encoded] },
-      { cursor: null } as never,
-      { status: 'Preview', ready_for_search: true, count: true },
-      now,
-      until,
-    );
+    const done = await commit([encoded]);
     assert.equal(done.records, 2);
     const rows = await h.query(
       `SELECT data, f2_title FROM "${layout.table}" WHERE f0_id IN (61, 62) ORDER BY f0_id`,
@@ -142,17 +124,15 @@ describe("the provider's record text", () => {
   });
 
   test('pages given as bytes and as records in one batch are written in their order', async () => {
-    const store = h.deps.store.contextStore;
-    if (!store.encodeBytes) {
-      assert.equal(h.database, 'postgres');
-      return;
-    }
-    const { job, layout, now, until } = await claimGithubIssues(h);
+    const encodeBytes = bytesEncoder();
+    if (!encodeBytes) return;
+    const { job, layout, now, commit } = await claimGithubIssues(h);
     // On a database file the decoded rows go from the decoder thread to the writer's without crossing this one;
     // records at hand join them in the batch's order, so the last page's version of a record is the one kept.
     const asBytes = (records: object[]) =>
-      store.encodeBytes!(job.connector_id, layout, [Buffer.from(JSON.stringify(records))], 1, now);
-    const asRecords = (records: object[]) => store.encode(job.connector_id, layout, records, 1, now);
+      encodeBytes(job.connector_id, layout, [Buffer.from(JSON.stringify(records))], 1, now);
+    const asRecords = (records: object[]) =>
+      h.deps.store.contextStore.encode(job.connector_id, layout, records, 1, now);
     const pages = [
       asRecords([{ id: 71, number: 1, title: 'first' }]),
       asBytes([
@@ -164,14 +144,7 @@ describe("the provider's record text", () => {
       asBytes([{ id: 73, number: 3, title: 'second' }]),
       asRecords([{ id: 74, number: 4, title: 'only' }]),
     ];
-    const done = await store.commitPage(
-      job,
-      { layout, pages },
-      { cursor: null } as never,
-      { status: 'Preview', ready_for_search: true, count: true },
-      now,
-      until,
-    );
+    const done = await commit(pages);
     assert.deepEqual(done, { held: true, records: 4, highs: {} });
     const key = (
       await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job.connector_id}'`)

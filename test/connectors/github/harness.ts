@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { definitionLayouts } from '../../../src/context-store/layout.ts';
-import type { SyncJob } from '../../../src/store/port.ts';
+import type { EncodedRecords, SyncCheckpoint, SyncJob } from '../../../src/store/port.ts';
 import { type Harness, startHarness } from '../../helpers/harness.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './fake/index.ts';
 
@@ -55,7 +55,17 @@ export async function claimGithubIssues(h: Harness) {
   const layout = definitionLayouts(h.deps.registry.byId(GITHUB_DEFINITION_ID)!).find(
     (l) => l.entity === 'issues',
   )!;
-  return { job, layout, store, now, until };
+  /** Writes `pages` as one batch of this sync, as the worker writes a page: Preview, searchable, counted. */
+  const commit = (pages: EncodedRecords[], checkpoint: Partial<SyncCheckpoint> = { cursor: null }) =>
+    store.commitPage(
+      job,
+      { layout, pages },
+      checkpoint as SyncCheckpoint,
+      { status: 'Preview', ready_for_search: true, count: true },
+      now,
+      until,
+    );
+  return { job, layout, store, now, until, commit };
 }
 
 export type { GithubFake, Harness };
