@@ -12,6 +12,9 @@
 //              them run on that file (what the database costs ces, without HTTP);
 //   size       bytes of ces.db per record after a WAL checkpoint (PostgreSQL: of the index table with its
 //              indexes and TOAST), beside the raw JSON bytes per record.
+// Beside the backfill's CPU per record: the same by thread (main, the Context Store's writer and decoder, V8's and
+// libuv's helpers; /proc), and the main thread's garbage collections during it, from ces's own /metrics (so ces
+// runs here with CES_METRICS=true): where the CPU goes, and what pauses the thread every request runs on.
 // Each store of --stores runs the same backfill and searches in turn, in one run: SQLite (a data directory of
 // its own) and PostgreSQL (a database created for the run and dropped after it, on BENCH_POSTGRES_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres). The storage floors are SQLite's only.
@@ -55,6 +58,8 @@ import {
   startCes,
   stop,
   stopAll,
+  threadCpuSeconds,
+  threadCpuSince,
   writeResults,
 } from './lib.ts';
 
@@ -146,7 +151,47 @@ async function rename(base: string, token: string, id: string, name: string) {
   if (res.statusCode !== 200) throw new Error(`rename: HTTP ${res.statusCode} ${body}`);
 }
 
+/** prom-client's samples in ces's /metrics text, by metric name, each with its labels. */
+async function scrape(base: string) {
+  const res = await fetch(`${base}/metrics`);
+  if (!res.ok) throw new Error(`/metrics: HTTP ${res.status}`);
+  const samples = new Map<string, Array<{ labels: Record<string, string>; value: number }>>();
+  for (const line of (await res.text()).split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) continue;
+    const labels = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
+    );
+    const list = samples.get(m[1] as string) ?? [];
+    list.push({ labels, value: Number(m[3]) });
+    samples.set(m[1] as string, list);
+  }
+  const value = (name: string, labels: Record<string, string> = {}) =>
+    samples.get(name)?.find((x) => Object.entries(labels).every(([k, v]) => x.labels[k] === v))?.value ?? 0;
+  return { value };
+}
+
+const GC = 'ces_nodejs_gc_duration_seconds';
+
+/**
+ * The main thread's garbage collections so far, by kind: how many, their pauses in all, and how many paused it
+ * for 10 ms or more (Node reports a major collection's final pause; `incremental` is its marking done on the
+ * main thread beforehand, in steps).
+ */
+function gcSoFar(m: Awaited<ReturnType<typeof scrape>>) {
+  const kinds = ['major', 'incremental', 'minor'] as const;
+  return Object.fromEntries(
+    kinds.map((kind) => {
+      const count = m.value(`${GC}_count`, { kind });
+      const over = count - m.value(`${GC}_bucket`, { kind, le: '0.01' });
+      return [kind, { count, total_ms: m.value(`${GC}_sum`, { kind }) * 1000, over_10ms: over }];
+    }),
+  ) as Record<(typeof kinds)[number], { count: number; total_ms: number; over_10ms: number }>;
+}
+
 async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: number) {
+  const gc0 = gcSoFar(await scrape(ces.base));
+  const threads0 = threadCpuSeconds(ces.proc.pid!);
   const cesCpu0 = cpuSeconds(ces.proc.pid!);
   const fakeCpu0 = cpuSeconds(fakePid);
   const t0 = performance.now();
@@ -188,6 +233,8 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
     if (issues.status === 'Ready') {
       const s = t;
       const cesCpu = cpuSeconds(ces.proc.pid!) - cesCpu0;
+      const byThread = threadCpuSince(ces.proc.pid!, threads0);
+      const gc = gcSoFar(await scrape(ces.base));
       const result = {
         connector_id: connector.id,
         create_request_s: round(createdS, 3),
@@ -198,6 +245,23 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
         ces_cpu_s: round(cesCpu),
         // CPU per record does not depend on what else the machine runs meanwhile, unlike records/s.
         ces_cpu_us_per_record: Math.round((cesCpu / N) * 1e6),
+        ces_cpu_us_per_record_by_thread: Object.fromEntries(
+          Object.entries(byThread)
+            .sort((a, b) => b[1] - a[1])
+            .map(([name, cpu]) => [name, round((cpu / N) * 1e6, 1)]),
+        ),
+        main_thread: {
+          gc: Object.fromEntries(
+            Object.entries(gc).map(([kind, g]) => [
+              kind,
+              {
+                count: g.count - gc0[kind as keyof typeof gc].count,
+                total_ms: round(g.total_ms - gc0[kind as keyof typeof gc].total_ms, 1),
+                over_10ms: g.over_10ms - gc0[kind as keyof typeof gc].over_10ms,
+              },
+            ]),
+          ),
+        },
         fake_cpu_s: round(cpuSeconds(fakePid) - fakeCpu0),
         ces_peak_rss_mib: peakRssMib(ces.proc.pid!),
         load_avg_1m_after: load1(),
@@ -661,6 +725,7 @@ async function runStore(
       CES_SYNC_POLL_MS: '50',
       CES_TOKEN_TTL_SECONDS: '86400',
       CES_UPSTREAM_TIMEOUT_MS: '120000',
+      CES_METRICS: 'true',
       ...(database ? { CES_DATABASE_URL: database.url } : {}),
     },
   );
@@ -727,6 +792,10 @@ function summary(store: string, r: Record<string, unknown>) {
     ready_s: number;
     first_searchable_s: number;
     ces_cpu_us_per_record: number;
+    ces_cpu_us_per_record_by_thread: Record<string, number>;
+    main_thread: {
+      gc: Record<string, { count: number; total_ms: number; over_10ms: number }>;
+    };
     api_during_backfill: { healthz_ms: Stats; inspect_ms: Stats; rename_ms: Stats; rename_max_ms: number };
   };
   const base = r.baseline_paging as { records_per_s: number };
@@ -743,6 +812,13 @@ function summary(store: string, r: Record<string, unknown>) {
       `searchable after ${bf.first_searchable_s} s); paging alone ${base.records_per_s} records/s, ratio ${bf.ratio_to_baseline}; ` +
       `goal ≥ ${GOALS.backfill_rps} records/s: ${verdict(bf.records_per_s >= GOALS.backfill_rps)}`,
   );
+  const threads = Object.entries(bf.ces_cpu_us_per_record_by_thread).map(([name, us]) => `${name} ${us}`);
+  console.log(`  µs CPU/record by thread: ${threads.join(', ')}`);
+  const gc = bf.main_thread.gc;
+  const gcLine = Object.entries(gc).map(
+    ([kind, g]) => `${kind} ${g.count} (${g.total_ms} ms in all, ${g.over_10ms} of 10 ms or more)`,
+  );
+  console.log(`  main thread's garbage collections during it: ${gcLine.join(', ')}`);
   const floor = r.write_floor as { records_per_s: number; cpu_us_per_record: number } | undefined;
   if (floor) {
     console.log(

@@ -221,11 +221,46 @@ export async function stopAll() {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** User + system CPU seconds a process has used so far (from /proc). */
-export function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User + system CPU seconds a process has used so far (from /proc); with `tid`, one of its threads'. */
+export function cpuSeconds(pid: number, tid?: number): number {
+  const stat = fs.readFileSync(
+    tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+    'utf8',
+  );
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** Each thread of process `pid` (Linux /proc): its name and the CPU seconds it has used, by thread id. */
+export function threadCpuSeconds(pid: number): Map<number, { name: string; s: number }> {
+  const out = new Map<number, { name: string; s: number }>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(Number(tid), { name, s: cpuSeconds(pid, Number(tid)) });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU seconds each kind of thread of `pid` used since `before` (threadCpuSeconds), by thread name: `main` is the
+ * process's first thread (the event loop every request runs on); ces names its own (src/store/sqlite/thread-name.ts);
+ * what is left is called `node`: V8's helpers (concurrent GC marking and sweeping, compilation) and libuv's pool.
+ * A thread that ended meanwhile is not counted.
+ */
+export function threadCpuSince(
+  pid: number,
+  before: Map<number, { name: string; s: number }>,
+): Record<string, number> {
+  const by: Record<string, number> = {};
+  for (const [tid, now] of threadCpuSeconds(pid)) {
+    const name = tid === pid ? 'main' : now.name;
+    by[name] = (by[name] ?? 0) + now.s - (before.get(tid)?.s ?? 0);
+  }
+  return by;
 }
 
 /** A GitHub connector on the fake; `entities` narrows what its Context Store syncs (default: every entity). */

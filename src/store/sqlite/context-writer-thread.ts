@@ -8,11 +8,13 @@ import { openSqliteFile } from './connection.ts';
 import { WRITE_OPS, type WriterReply, type WriterRequest } from './context-writer.ts';
 import { ContextStoreWrites, type PageWrite } from './context-writes.ts';
 import type { DecodedList } from './record-rows.ts';
+import { nameThread } from './thread-name.ts';
 import { WriteGate } from './write-gate.ts';
 
 const port = parentPort;
 if (!port) throw new Error('context-writer-thread runs only as a worker thread');
-const data = workerData as { file: string; gate: Int32Array };
+const data = workerData as { file: string; gate: Int32Array; name: string };
+nameThread(data.name);
 const db = openSqliteFile(data.file);
 // This connection writes most of the WAL, and copies it into the database itself after its writes (at most once
 // a second, checkpointSoon below), outside the write gate: a passive checkpoint lets writers go on. Left to

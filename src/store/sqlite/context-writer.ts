@@ -103,11 +103,13 @@ export class ThreadContextWriter implements ContextWriter {
   constructor(
     private readonly file: string,
     private readonly gate: WriteGate,
+    /** The thread's name, as `top -H` shows it (thread-name.ts). */
+    private readonly name: string,
   ) {}
 
   private start(): Worker {
     const worker = new Worker(workerEntry(new URL('./context-writer-thread', import.meta.url)), {
-      workerData: { file: this.file, gate: this.gate.cells },
+      workerData: { file: this.file, gate: this.gate.cells, name: this.name },
     });
     worker.on('message', (reply: WriterReply) => {
       const call = this.pending.get(reply.id);

@@ -17,6 +17,7 @@ import { SqliteContextStore } from './context-store.ts';
 import { LocalContextWriter, ThreadContextWriter } from './context-writer.ts';
 import { sqliteMigrations } from './migrations/index.ts';
 import { LocalSearchReaders, type SearchReaderOptions, ThreadSearchReaders } from './search-readers.ts';
+import { THREAD_NAMES } from './thread-name.ts';
 import { WriteGate } from './write-gate.ts';
 
 export interface SqliteStoreOptions {
@@ -160,7 +161,9 @@ export async function openSqliteStore(
     const applied = options.migrate === false ? [] : await migrateSqlite(db);
     const memory = options.file === ':memory:';
     const search = options.search ?? DEFAULT_SEARCH;
-    const writer = memory ? new LocalContextWriter(raw, db) : new ThreadContextWriter(options.file, gate);
+    const writer = memory
+      ? new LocalContextWriter(raw, db)
+      : new ThreadContextWriter(options.file, gate, THREAD_NAMES.writer);
     // Changes: this connection's commits, and those of any other connection to the file (the writer thread's,
     // another process's), which change what `PRAGMA data_version` answers on this one. Asked once per turn of
     // the event loop (each request asks two or three times; it cost ~10 µs a time while a sync was writing): a
@@ -198,7 +201,7 @@ export async function openSqliteStore(
       }, CHECKPOINT_DELAY_MS).unref();
     };
     // The same thread code, used only to decode pages (it never takes the write lock).
-    const decoder = memory ? writer : new ThreadContextWriter(options.file, gate);
+    const decoder = memory ? writer : new ThreadContextWriter(options.file, gate, THREAD_NAMES.decoder);
     const readers = memory
       ? new LocalSearchReaders(raw, db, search.timeoutMs)
       : new ThreadSearchReaders(options.file, search);

@@ -7,10 +7,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SearchBudgetExceeded } from './search-budget.ts';
 import { openSqliteReader, SearchReader } from './search-reader.ts';
 import type { ReaderReply, ReaderRequest } from './search-readers.ts';
+import { nameThread, THREAD_NAMES } from './thread-name.ts';
 
 const port = parentPort;
 if (!port) throw new Error('search-reader-thread runs only as a worker thread');
 const { file } = workerData as { file: string };
+nameThread(THREAD_NAMES.search);
 let db = openSqliteReader(file);
 let reader = new SearchReader(db);
 
