@@ -458,8 +458,9 @@ export interface ContextStoreRepo {
    * answers requests): `list` is the provider's bytes of the list of records, not parsed yet, in the pieces they
    * arrived in (joined, they are the list; a store joins them where it parses them). With `high`,
    * commitPage reports the largest value of that (incremental, timestamp) field among the page's records under
-   * the partition key, and writes it into the checkpoint's `highs`. Optional: a store without it is given
-   * parsed records.
+   * the partition key, and writes it into the checkpoint's `highs`. The store may take the pieces' memory
+   * (SQLite moves them to its decoder thread): the caller reads none of them after the call. Optional: a store
+   * without it is given parsed records.
    */
   encodeBytes?(
     connectorId: string,

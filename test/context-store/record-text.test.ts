@@ -123,6 +123,34 @@ describe("the provider's record text", () => {
     );
   });
 
+  test("a piece that is its buffer's alone is moved to the decoder thread; a shared buffer is left whole", async () => {
+    const encodeBytes = bytesEncoder();
+    if (!encodeBytes) return;
+    const { job, layout, now, commit } = await claimGithubIssues(h);
+    const texts = ['{"id":81,"number":1,"title":"moved"}', '{"id":82,"number":2,"title":"copied"}'];
+    const whole = `[${texts.join(',')}]`;
+    const cut = whole.indexOf(',{"id":82');
+    // The first piece as a socket read hands it over: the whole of an ArrayBuffer of its own.
+    const own = Buffer.from(new ArrayBuffer(cut));
+    own.write(whole.slice(0, cut));
+    // The second a view of a larger buffer that another view shares.
+    const shared = Buffer.alloc(1024, 'a');
+    const view = shared.subarray(100, 100 + shared.write(whole.slice(cut), 100));
+    const neighbour = shared.subarray(0, 100);
+    const encoded = encodeBytes(job.connector_id, layout, [own, view], 1, now);
+    assert.equal(encoded.bytes, whole.length);
+    // The harness's store is a database file: its decoder is a thread, and the page's memory went there.
+    assert.equal(own.byteLength, 0, 'the piece of its own was moved, not copied');
+    assert.equal(view.toString(), whole.slice(cut), 'the view of a shared buffer is still whole');
+    assert.equal(neighbour.toString(), 'a'.repeat(100), 'and so is the rest of that buffer');
+    assert.equal((await commit([encoded])).records, 2);
+    const rows = await h.query(`SELECT data FROM "${layout.table}" WHERE f0_id IN (81, 82) ORDER BY f0_id`);
+    assert.deepEqual(
+      rows.map((r) => r.data),
+      texts,
+    );
+  });
+
   test('pages given as bytes and as records in one batch are written in their order', async () => {
     const encodeBytes = bytesEncoder();
     if (!encodeBytes) return;

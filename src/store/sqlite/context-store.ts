@@ -243,21 +243,29 @@ export class SqliteContextStore implements ContextStoreRepo {
     syncedAt: string,
     high?: { field: string; key: string },
   ): EncodedRecords {
-    // Copied to the decoder as the pieces they came in, which the decoder joins: a joined copy made here was one
-    // more buffer a page on this thread, and this thread's buffers are what set its full garbage collections
-    // going (one every ~0.2 s during a backfill, each a pause of every request). Moving the buffers instead
-    // left them to pile up in the decoder: 1.1 GB peak RSS at 400k records, against 0.5 GB copied. A piece cut
-    // from a larger buffer is copied out first, so only its own bytes travel.
-    const parts = list.map((part) =>
-      part.byteLength * 2 < part.buffer.byteLength ? Buffer.from(part) : part,
-    );
+    // Moved to the decoder thread as the pieces they came in (the decoder joins them), not copied. V8 counts the
+    // memory of the ArrayBuffers a thread allocated since its last full collection against its old generation's
+    // limit, and this thread's heap holds little else that grows: copied, the pages' bytes set a full
+    // collection going every ~0.7 s of a backfill (111 in a 1M-record one, 46 of them pausing every request for
+    // 10 ms or more; bench:context-store's `main_thread.gc`); moved, their memory leaves this thread's count
+    // at once (2 in the same backfill; the process's peak RSS the same, 391 against 393 MiB). A piece that is
+    // not its buffer's alone (cut from a larger one, which other views or Node's pool may share) is copied into
+    // one of its own first, so nothing else is ever emptied by the move.
+    const move = this.decoder.threaded;
+    const parts = list.map((part) => (move ? ownBuffer(part) : part));
     let bytes = 0;
     for (const part of parts) bytes += part.byteLength;
     const page: ListPage = { list: parts, connectorId, generation, syncedAt, ...(high ? { high } : {}) };
     // Decoder and writer on threads of their own: the rows go from one to the other directly. A page never
     // committed leaves its port here, to be collected with the rows it holds.
     const channel = this.decoder.threaded && this.writer.threaded ? new MessageChannel() : undefined;
-    const decoded = this.decoder.run('decode', { page, layout }, channel && [channel.port1]);
+    const decoded = this.decoder.run(
+      'decode',
+      { page, layout },
+      channel && [channel.port1],
+      // Each buffer once: a transfer list naming one twice is refused.
+      move ? [...new Set(parts.map((part) => part.buffer as ArrayBuffer))] : undefined,
+    );
     // Awaited by commitPage; a page never committed (the pass failed first) must not count as unhandled.
     decoded.catch(() => undefined);
     const pending: PendingPage = { decoded, high, ...(channel ? { rows: channel.port2 } : {}) };
@@ -398,4 +406,18 @@ export class SqliteContextStore implements ContextStoreRepo {
 
 function leaseOf(job: SyncJob): LeaseRef {
   return { connector_id: job.connector_id, entity: job.entity, lease_owner: job.lease_owner };
+}
+
+/** `part` when it is the whole of an ArrayBuffer (not a shared one), else a copy of it that is. */
+function ownBuffer(part: Buffer): Buffer {
+  if (
+    part.byteOffset === 0 &&
+    part.byteLength === part.buffer.byteLength &&
+    part.buffer instanceof ArrayBuffer
+  ) {
+    return part;
+  }
+  const own = Buffer.from(new ArrayBuffer(part.byteLength));
+  part.copy(own);
+  return own;
 }

@@ -40,8 +40,15 @@ export interface ContextWriter {
   /**
    * `ports` (a thread only): for `decode`, one port the decoded rows are posted to instead of being answered
    * (the answer's rows are empty); for `commitPage`, the ports of the pages whose rows it writes, in order.
+   * `move` (a thread only): buffers of `arg` that go to the thread instead of being copied; they are empty
+   * (detached) here from the call on, and the caller must not hold any other view of them.
    */
-  run<K extends WriteOp>(op: K, arg: WriteArg<K>, ports?: MessagePort[]): Promise<WriteResult<K>>;
+  run<K extends WriteOp>(
+    op: K,
+    arg: WriteArg<K>,
+    ports?: MessagePort[],
+    move?: ArrayBuffer[],
+  ): Promise<WriteResult<K>>;
   /** Runs on a thread of its own: rows can go from one such writer to another without crossing this thread. */
   readonly threaded: boolean;
   close(): Promise<void>;
@@ -132,25 +139,37 @@ export class ThreadContextWriter implements ContextWriter {
     return worker;
   }
 
-  private call<T>(op: WriterRequest['op'], arg?: unknown, ports?: MessagePort[]): Promise<T> {
+  private call<T>(
+    op: WriterRequest['op'],
+    arg?: unknown,
+    ports?: MessagePort[],
+    move?: ArrayBuffer[],
+  ): Promise<T> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       worker.ref();
-      if (ports?.length) worker.postMessage({ id, op, arg, ports } satisfies WriterRequest, ports);
-      else worker.postMessage({ id, op, arg } satisfies WriterRequest);
+      const request: WriterRequest = ports?.length ? { id, op, arg, ports } : { id, op, arg };
+      const transfer = [...(ports ?? []), ...(move ?? [])];
+      if (transfer.length > 0) worker.postMessage(request, transfer);
+      else worker.postMessage(request);
     }).finally(() => {
       // Closing: stay referenced until the thread has exited, or the process could end before it has.
       if (this.pending.size === 0 && !this.closing) this.worker?.unref();
     });
   }
 
-  async run<K extends WriteOp>(op: K, arg: WriteArg<K>, ports?: MessagePort[]): Promise<WriteResult<K>> {
+  async run<K extends WriteOp>(
+    op: K,
+    arg: WriteArg<K>,
+    ports?: MessagePort[],
+    move?: ArrayBuffer[],
+  ): Promise<WriteResult<K>> {
     // No thread yet: nothing of its own to forget. Closing: closing the last connection checkpoints anyway.
     if (op === 'forgetStatements' && !this.worker) return undefined as WriteResult<K>;
     if (op === 'checkpoint' && this.closing) return undefined as WriteResult<K>;
-    return this.call<WriteResult<K>>(op, arg, ports);
+    return this.call<WriteResult<K>>(op, arg, ports, move);
   }
 
   /** Lets the thread finish what it was given, close its connection and exit. */
