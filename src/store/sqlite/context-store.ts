@@ -248,9 +248,9 @@ export class SqliteContextStore implements ContextStoreRepo {
     // limit, and this thread's heap holds little else that grows: copied, the pages' bytes set a full
     // collection going every ~0.7 s of a backfill (111 in a 1M-record one, 46 of them pausing every request for
     // 10 ms or more; bench:context-store's `main_thread.gc`); moved, their memory leaves this thread's count
-    // at once (2 in the same backfill; the process's peak RSS the same, 391 against 393 MiB). A piece that is
-    // not its buffer's alone (cut from a larger one, which other views or Node's pool may share) is copied into
-    // one of its own first, so nothing else is ever emptied by the move.
+    // at once (2 in the same backfill; the process's peak RSS about the same: 391 and 399 MiB against 393 and
+    // 381). A piece that is not its buffer's alone (cut from a larger one, which other views or Node's pool may
+    // share) is copied into one of its own first, so nothing else is ever emptied by the move.
     const move = this.decoder.threaded;
     const parts = list.map((part) => (move ? ownBuffer(part) : part));
     let bytes = 0;

@@ -40,8 +40,8 @@ export interface ContextWriter {
   /**
    * `ports` (a thread only): for `decode`, one port the decoded rows are posted to instead of being answered
    * (the answer's rows are empty); for `commitPage`, the ports of the pages whose rows it writes, in order.
-   * `move` (a thread only): buffers of `arg` that go to the thread instead of being copied; they are empty
-   * (detached) here from the call on, and the caller must not hold any other view of them.
+   * `move` (a thread only): buffers of `arg` that go to the thread instead of being copied; from the call on
+   * they are empty (detached) here, so nothing here may read them, through any view, afterwards.
    */
   run<K extends WriteOp>(
     op: K,
