@@ -46,6 +46,7 @@ import {
 import { CHUNK_ROWS } from '../src/store/sqlite/context-writes.ts';
 import { sqliteSearchDialect } from '../src/store/sqlite/search-dialect.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN } from '../test/connectors/github/fake/index.ts';
+import { metricValue, parseMetrics, type Scrape } from '../test/helpers/prometheus.ts';
 import { bulkIssue, CREATED_RANGE, Rng, USERS, VOCAB } from './fake-bulk-github.ts';
 import {
   benchDatabase,
@@ -151,46 +152,41 @@ async function rename(base: string, token: string, id: string, name: string) {
   if (res.statusCode !== 200) throw new Error(`rename: HTTP ${res.statusCode} ${body}`);
 }
 
-/** prom-client's samples in ces's /metrics text, by metric name, each with its labels. */
-async function scrape(base: string) {
+/** ces's /metrics now (the bench runs it with CES_METRICS=true). */
+async function scrape(base: string): Promise<Scrape> {
   const res = await fetch(`${base}/metrics`);
   if (!res.ok) throw new Error(`/metrics: HTTP ${res.status}`);
-  const samples = new Map<string, Array<{ labels: Record<string, string>; value: number }>>();
-  for (const line of (await res.text()).split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) continue;
-    const labels = Object.fromEntries(
-      [...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
-    );
-    const list = samples.get(m[1] as string) ?? [];
-    list.push({ labels, value: Number(m[3]) });
-    samples.set(m[1] as string, list);
-  }
-  const value = (name: string, labels: Record<string, string> = {}) =>
-    samples.get(name)?.find((x) => Object.entries(labels).every(([k, v]) => x.labels[k] === v))?.value ?? 0;
-  return { value };
+  return parseMetrics(await res.text());
 }
 
 const GC = 'ces_nodejs_gc_duration_seconds';
+const GC_KINDS = ['major', 'incremental', 'minor'] as const;
 
 /**
- * The main thread's garbage collections so far, by kind: how many, their pauses in all, and how many paused it
- * for 10 ms or more (Node reports a major collection's final pause; `incremental` is its marking done on the
- * main thread beforehand, in steps).
+ * The main thread's garbage collections between two scrapes, by kind: how many, their pauses in all, and how
+ * many paused it for 10 ms or more (Node reports a major collection's final pause; `incremental` is its marking
+ * done on the main thread beforehand, in steps).
  */
-function gcSoFar(m: Awaited<ReturnType<typeof scrape>>) {
-  const kinds = ['major', 'incremental', 'minor'] as const;
+function gcBetween(before: Scrape, after: Scrape) {
+  const change = (name: string, labels: Record<string, string>) =>
+    metricValue(after, name, labels) - metricValue(before, name, labels);
   return Object.fromEntries(
-    kinds.map((kind) => {
-      const count = m.value(`${GC}_count`, { kind });
-      const over = count - m.value(`${GC}_bucket`, { kind, le: '0.01' });
-      return [kind, { count, total_ms: m.value(`${GC}_sum`, { kind }) * 1000, over_10ms: over }];
+    GC_KINDS.map((kind) => {
+      const count = change(`${GC}_count`, { kind });
+      return [
+        kind,
+        {
+          count,
+          total_ms: round(change(`${GC}_sum`, { kind }) * 1000, 1),
+          over_10ms: count - change(`${GC}_bucket`, { kind, le: '0.01' }),
+        },
+      ];
     }),
-  ) as Record<(typeof kinds)[number], { count: number; total_ms: number; over_10ms: number }>;
+  ) as Record<(typeof GC_KINDS)[number], { count: number; total_ms: number; over_10ms: number }>;
 }
 
 async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: number) {
-  const gc0 = gcSoFar(await scrape(ces.base));
+  const metrics0 = await scrape(ces.base);
   const threads0 = threadCpuSeconds(ces.proc.pid!);
   const cesCpu0 = cpuSeconds(ces.proc.pid!);
   const fakeCpu0 = cpuSeconds(fakePid);
@@ -234,7 +230,7 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
       const s = t;
       const cesCpu = cpuSeconds(ces.proc.pid!) - cesCpu0;
       const byThread = threadCpuSince(ces.proc.pid!, threads0);
-      const gc = gcSoFar(await scrape(ces.base));
+      const gc = gcBetween(metrics0, await scrape(ces.base));
       const result = {
         connector_id: connector.id,
         create_request_s: round(createdS, 3),
@@ -250,18 +246,7 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
             .sort((a, b) => b[1] - a[1])
             .map(([name, cpu]) => [name, round((cpu / N) * 1e6, 1)]),
         ),
-        main_thread: {
-          gc: Object.fromEntries(
-            Object.entries(gc).map(([kind, g]) => [
-              kind,
-              {
-                count: g.count - gc0[kind as keyof typeof gc].count,
-                total_ms: round(g.total_ms - gc0[kind as keyof typeof gc].total_ms, 1),
-                over_10ms: g.over_10ms - gc0[kind as keyof typeof gc].over_10ms,
-              },
-            ]),
-          ),
-        },
+        main_thread: { gc },
         fake_cpu_s: round(cpuSeconds(fakePid) - fakeCpu0),
         ces_peak_rss_mib: peakRssMib(ces.proc.pid!),
         load_avg_1m_after: load1(),

@@ -8,39 +8,15 @@ import { GITHUB_FAKE_DEFAULT_TOKEN } from '../connectors/github/fake/index.ts';
 import { createGithubConnector, type GithubFake, startWithGithub } from '../connectors/github/harness.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
 import { createOAuthConnector, oauthCredentials, startWithOAuth } from '../helpers/oauth.ts';
+import {
+  hasMetric as has,
+  parseMetrics as parse,
+  type Scrape,
+  metricValue as value,
+} from '../helpers/prometheus.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { assertError } from './assertions.ts';
 import { appRoutes } from './route-table.ts';
-
-/** One scrape: every sample by `name{label="value",…}` (labels in the order given), plus the raw text. */
-interface Scrape {
-  text: string;
-  samples: Array<{ name: string; labels: Record<string, string>; value: number }>;
-}
-
-function parse(text: string): Scrape {
-  const samples: Scrape['samples'] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    assert.ok(m, `not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
-      labels[l[1] as string] = (l[2] as string).replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
-    samples.push({ name: m[1] as string, labels, value: Number(m[3]) });
-  }
-  return { text, samples };
-}
-
-/** The sum of the samples of `name` whose labels include `labels` (0 when there are none). */
-function value(s: Scrape, name: string, labels: Record<string, string> = {}): number {
-  return s.samples
-    .filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v))
-    .reduce((n, x) => n + x.value, 0);
-}
-
-const has = (s: Scrape, name: string, labels: Record<string, string> = {}) =>
-  s.samples.some((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v));
 
 async function scrape(h: Harness, headers: Record<string, string> = {}): Promise<Scrape> {
   const res = await h.inject({ method: 'GET', url: '/metrics', headers });
