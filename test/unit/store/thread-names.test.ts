@@ -15,9 +15,13 @@ import { WriteGate } from '../../../src/store/sqlite/write-gate.ts';
 const linux = process.platform === 'linux';
 
 function threadNames(): string[] {
-  return fs
-    .readdirSync('/proc/self/task')
-    .map((tid) => fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
+  return fs.readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      return [fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()];
+    } catch {
+      return []; // ended between the listing and the read
+    }
+  });
 }
 
 let dir: string;
