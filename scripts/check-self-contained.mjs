@@ -173,8 +173,8 @@ export function stringLiterals(text) {
 
 /**
  * What to check: each template chunk, and each run of quoted literals that are consecutive arguments
- * (`'..', '..', 'x'`) joined with '/' from each of its members to its end (so `path.join(root, 'x', '..')` is
- * read from its '..' too); `run` is where the run starts, and a run is reported once.
+ * (`'..', '..', 'x'`): each member alone, then joined with '/' to the run's end (so `path.join(root, 'x', '..')`
+ * is read from its '..' too). `run` is where the run starts: a run is reported once, by the first of these.
  */
 function candidates(text, literals) {
   const out = [];
@@ -192,6 +192,8 @@ function candidates(text, literals) {
     )
       end++;
     for (let from = k; from <= end; from++) {
+      out.push({ ...literals[from], run: first.start });
+      if (from === end) continue;
       const value = literals
         .slice(from, end + 1)
         .map((l) => l.value)
