@@ -89,8 +89,10 @@ function main(): void {
   const stale: string[] = [];
   for (const fact of FACTS) {
     const source = path.join(from, fact.from);
-    if (!existsSync(source))
-      throw new Error(`${source} is missing (pass --from DIR or set CES_REFERENCE_DIR)`);
+    if (!existsSync(source)) {
+      console.error(`${source} is missing (pass --from DIR or set CES_REFERENCE_DIR)`);
+      process.exit(1);
+    }
     const text = factsOf(source, fact.as);
     const target = path.join(OUT_DIR, fact.to);
     const before = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
