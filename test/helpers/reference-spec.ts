@@ -6,8 +6,9 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 
 /**
- * The hosted service's published OpenAPI 3.1 document (`reference/agent-api.openapi.json`), read for tests that
- * check ces's answers against the reference's own response schemas, so its clients work unchanged.
+ * The hosted service's published OpenAPI 3.1 document, reduced to its facts (`test/reference/agent-api.openapi.json`,
+ * written by `npm run reference:facts`), read for tests that check ces's answers against the reference's own
+ * response schemas, so its clients work unchanged.
  *
  * Validation: Ajv in the JSON Schema 2020-12 dialect (OpenAPI 3.1's), `strict: false`, `allErrors: true`. The
  * whole document is added to Ajv under its file URL as `$id`, and each operation's schema is compiled as a `$ref`
@@ -17,10 +18,7 @@ import addFormats from 'ajv-formats';
  * it, whose branches each fix the tag with `const`, carries the constraint.
  */
 
-export const REFERENCE_SPEC_PATH = path.resolve(
-  import.meta.dirname,
-  '../../../shared/reference/agent-api.openapi.json',
-);
+export const REFERENCE_SPEC_PATH = path.resolve(import.meta.dirname, '../reference/agent-api.openapi.json');
 const SPEC_ID = pathToFileURL(REFERENCE_SPEC_PATH).href;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const JSON_MEDIA_TYPE = 'application/json';

@@ -9,7 +9,7 @@ import { useCorpus } from './corpus.ts';
 const UPSTREAM_PART_VALUES: unknown[] = [
   'a\r\nX-Injected: yes',
   'a\nb',
-  '../../../user',
+  '../../../user', // self-contained: not a path
   '..%2F..%2Fuser',
   'a?b=c&d=e#f',
   'a/b',

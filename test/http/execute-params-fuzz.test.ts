@@ -26,7 +26,7 @@ const HOSTILE: unknown[] = [
   '\ud800',
   '\udfff\ud800',
   '\u00e9\u4e00\u{1f600}\u202e',
-  '../../../../etc/passwd',
+  '../../../../etc/passwd', // self-contained: not a path
   '..%2F..%2Fadmin',
   '%00',
   '%0d%0a',

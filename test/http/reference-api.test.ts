@@ -1,6 +1,6 @@
 // The reference's connector shapes, source templates and configuration checks, as a client of the hosted API
 // would use them, with every answer validated against the published spec's own schemas
-// (../shared/reference/agent-api.openapi.json, test/helpers/reference-spec.ts).
+// (test/reference/agent-api.openapi.json, test/helpers/reference-spec.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GITHUB_FAKE_DEFAULT_TOKEN, startGithubFake } from '../connectors/github/fake/index.ts';

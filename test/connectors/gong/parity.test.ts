@@ -3,7 +3,6 @@
 // call_audio/call_video downloads, whose file lives on Gong's media storage (another origin, fetched without
 // the connector's credentials).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import {
   type ConnectorApi,
@@ -14,6 +13,7 @@ import {
   startWithFake,
 } from '../../helpers/connector-api.ts';
 import type { Harness } from '../../helpers/harness.ts';
+import { hostedConnector } from '../../helpers/hosted-catalog.ts';
 import {
   GONG_FAKE_ACCESS_KEY,
   GONG_FAKE_ACCESS_KEY_SECRET,
@@ -22,10 +22,6 @@ import {
 } from './fake/index.ts';
 
 const GONG_ID = '32382e40-3b49-4b99-9c5c-4076501914e7';
-const CATALOG = JSON.parse(readFileSync('/work/shared/reference/anchor-catalog.json', 'utf8')) as Record<
-  string,
-  { entities: Record<string, Record<string, { params: string[]; body?: string[] }>> }
->;
 
 describe('Gong parity entities through the HTTP API', () => {
   let h: Harness;
@@ -70,7 +66,7 @@ describe('Gong parity entities through the HTTP API', () => {
         ours.set(`${e.name}.${a.name}`, names);
       }
     }
-    for (const [entity, actions] of Object.entries(CATALOG.gong?.entities ?? {})) {
+    for (const [entity, actions] of Object.entries(hostedConnector('gong').entities)) {
       for (const [action, spec] of Object.entries(actions)) {
         const accepted = ours.get(`${entity}.${action}`);
         assert.ok(accepted, `${entity}.${action} is missing`);

@@ -5,7 +5,6 @@
 // indexing channels, users, channel messages and a thread. CES_UPSTREAM_OVERRIDES points the slug at the fake,
 // which also serves the token endpoint (/api/oauth.v2.access) and the file host (/files-pri/...).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import {
@@ -17,6 +16,7 @@ import {
   startWithFake,
 } from '../../helpers/connector-api.ts';
 import type { Harness, InjectResult } from '../../helpers/harness.ts';
+import { hostedConnector } from '../../helpers/hosted-catalog.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { assertError } from '../../http/assertions.ts';
 import { channel, engineeringTopLevel } from './cases.ts';
@@ -35,14 +35,6 @@ import {
 } from './fake/index.ts';
 
 const SLACK_ID = 'c2281cee-86f9-4a86-bb48-d23286b4c7bd';
-const CATALOG = JSON.parse(readFileSync('/work/shared/reference/anchor-catalog.json', 'utf8')) as Record<
-  string,
-  {
-    definition_id: string;
-    context_store_entities: string[];
-    entities: Record<string, Record<string, { params: string[] }>>;
-  }
->;
 
 const method = (r: RecordedRequest) => new URL(r.path, 'http://x').pathname;
 const query = (r: RecordedRequest) => new URL(r.path, 'http://x').searchParams;
@@ -99,8 +91,7 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
   after(() => closeAll(h, fake));
 
   test('the definition declares every entity, action and param of the hosted catalog', () => {
-    const hosted = CATALOG.slack;
-    assert.ok(hosted);
+    const hosted = hostedConnector('slack');
     const def = DefinitionRegistry.default().bySlug('slack');
     assert.equal(def?.id, hosted.definition_id);
     for (const [entity, actions] of Object.entries(hosted.entities)) {

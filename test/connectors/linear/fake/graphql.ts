@@ -1,8 +1,9 @@
-// POST /graphql: Linear's GraphQL API executed by graphql-js against Linear's own published SDL
-// (reference/providers/linear.graphql, built once per process), so a query naming a field, argument or input
-// member Linear does not have fails here as it would on Linear. Only the fields below are resolved from the
-// dataset; any other member resolves to null, or to an empty value of its type when the schema makes it
-// non-null (0, false, "", [], {} or an empty connection), so a query selecting it still executes.
+// POST /graphql: Linear's GraphQL API executed by graphql-js against Linear's own published SDL, without its
+// descriptions (test/reference/providers/linear.graphql, from `npm run reference:facts`; built once per process),
+// so a query naming a field, argument or input member Linear does not have fails here as it would on Linear.
+// Only the fields below are resolved from the dataset; any other member resolves to null, or to an empty value
+// of its type when the schema makes it non-null (0, false, "", [], {} or an empty connection), so a query
+// selecting it still executes.
 //
 // Root resolvers (Query / Mutation field → SDL return type):
 //   viewer → User!                        organization → Organization!
@@ -32,7 +33,7 @@
 //   - otherwise 200 {data}.
 // A filter member, argument or input member the fake does not implement is answered 400 FAKE_NOT_IMPLEMENTED
 // and the request is recorded in `unhandled`.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import {
@@ -69,17 +70,13 @@ import {
 import { notFound, Writes } from './writes.ts';
 
 export const LINEAR_SDL_PATH = fileURLToPath(
-  new URL('../../../../../shared/reference/providers/linear.graphql', import.meta.url),
+  new URL('../../../reference/providers/linear.graphql', import.meta.url),
 );
 
 let built: GraphQLSchema | undefined;
-/** Linear's SDL, built once per process (about 0.2 s for its 1.2 MB); it is Linear's, so not re-validated. */
+/** Linear's SDL, built once per process; it is Linear's, so not re-validated. */
 export function linearSchema(): GraphQLSchema {
-  if (built === undefined) {
-    if (!existsSync(LINEAR_SDL_PATH))
-      throw new Error(`linear fake: the SDL is missing at ${LINEAR_SDL_PATH}`);
-    built = buildSchema(readFileSync(LINEAR_SDL_PATH, 'utf8'), { assumeValidSDL: true });
-  }
+  built ??= buildSchema(readFileSync(LINEAR_SDL_PATH, 'utf8'), { assumeValidSDL: true });
   return built;
 }
 
