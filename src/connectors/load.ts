@@ -107,6 +107,9 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
     }
     if (entity.context_store)
       checkContextStore(def, entity, entity.context_store, `/entities/${i}/context_store`, out);
+    // The text is shown as written: a `{placeholder}` would reach users unfilled.
+    if (entity.permission_hint && /\{[^}]*\}/.test(entity.permission_hint.text))
+      out.push(`/entities/${i}/permission_hint/text: shown as written; placeholders ({...}) are not filled`);
   });
   return out;
 }

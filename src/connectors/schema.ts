@@ -28,6 +28,24 @@ export * from './schema-action.ts';
 export * from './schema-context-store.ts';
 export * from './schema-credentials.ts';
 
+/**
+ * What the provider means when it refuses this entity to credentials that may not see it, in words a user can
+ * act on (which permission or scope to grant). GitHub answers a fine-grained token without a repository
+ * permission 404, as if the repository had no pull requests: without these words the error says "not found".
+ */
+export const PermissionHintSchema = Type.Object(
+  {
+    /** The error kinds the text explains: `not_found` (a 404 or 410, or a rule's), `forbidden` (a 403, or a rule's). */
+    on: Type.Array(Type.Union([Type.Literal('not_found'), Type.Literal('forbidden')]), {
+      minItems: 1,
+      uniqueItems: true,
+    }),
+    /** Shown as written after the provider's own message (no placeholders). */
+    text: Type.String({ minLength: 1, maxLength: 500 }),
+  },
+  { additionalProperties: false },
+);
+
 export const EntitySchema = Type.Object(
   {
     name: Name,
@@ -47,6 +65,7 @@ export const EntitySchema = Type.Object(
     ),
     /** Declared only for entities the Context Store replicates; such an entity must have a `list` action. */
     context_store: Type.Optional(ContextStoreSchema),
+    permission_hint: Type.Optional(PermissionHintSchema),
   },
   { additionalProperties: false },
 );
@@ -223,6 +242,7 @@ export type CredentialOption = Type.Static<typeof CredentialOptionSchema>;
 export type RefreshDefinition = Type.Static<typeof RefreshSchema>;
 export type ErrorRule = Type.Static<typeof ErrorRuleSchema>;
 export type ErrorsDefinition = Type.Static<typeof ErrorsSchema>;
+export type PermissionHint = Type.Static<typeof PermissionHintSchema>;
 
 /** Every place an option's credential goes, in declared order. */
 export function authPlacements(option: CredentialOption): AuthPlacement[] {

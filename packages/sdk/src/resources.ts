@@ -70,8 +70,9 @@ export class Connectors {
   }
 
   /**
-   * Waits until the connector's Context Store has reached `until` (`Preview`: searchable, partial; `Ready`:
-   * every backfill done), polling inspect. Throws when it failed or the time is up.
+   * Waits until the connector's Context Store has reached `until` (`Preview`: some entities searchable, others
+   * still on their way, so check the entity's `ready_for_search`; `Ready`: every backfill done), polling inspect.
+   * Throws when it failed or the time is up.
    */
   async waitForContextStore(
     connectorId: string,

@@ -603,7 +603,8 @@ export class ConnectorRuntime {
       const body = parsed.ok ? parsed.value : undefined;
       const kind = classifyResponse(res, body, def.errors, call.graphql === true);
       if (kind) {
-        return httpFailure(kind, res, upstreamError(kind, res, body, { def, operation, secrets, now }), now);
+        const error = upstreamError(kind, res, body, { def, operation, secrets, now, entity: call.entity });
+        return httpFailure(kind, res, error, now);
       }
       if (!parsed.ok) {
         const type = res.headers['content-type']?.split(';')[0] ?? 'no content-type';

@@ -16,6 +16,8 @@ export interface ErrorContext {
   /** Credential values to scrub from anything echoed back. */
   secrets: string[];
   now?: () => number;
+  /** The entity called, whose `permission_hint` explains a refusal. */
+  entity?: string | undefined;
 }
 
 const CODES: Record<ErrorKind, ErrorCode> = {
@@ -69,10 +71,14 @@ export function upstreamError(
   const who = ctx.def.name;
   const op = ctx.operation;
   const said = res.status < 500 ? upstreamMessage(exposed, ctx.def.errors?.message_paths ?? []) : '';
+  // The definition's words for what this refusal means (which permission to grant) replace the generic advice.
+  const hint = ctx.def.entities.find((e) => e.name === ctx.entity)?.permission_hint;
+  const advice = (kind: 'forbidden' | 'not_found', generic: string) =>
+    hint?.on.includes(kind) ? hint.text : generic;
   const messages: Record<ErrorKind, string> = {
     auth_failed: `${who} rejected the connector's credentials (HTTP ${res.status}) for ${op}${said}. Update the connector's credentials.`,
-    forbidden: `${who} refused ${op} (HTTP ${res.status})${said}. The credentials lack access to this resource or scope.`,
-    not_found: `${who} found nothing for ${op} (HTTP ${res.status})${said}. Check the params and that the credentials can see the resource.`,
+    forbidden: `${who} refused ${op} (HTTP ${res.status})${said}. ${advice('forbidden', 'The credentials lack access to this resource or scope.')}`,
+    not_found: `${who} found nothing for ${op} (HTTP ${res.status})${said}. ${advice('not_found', 'Check the params and that the credentials can see the resource.')}`,
     rate_limited: `${who} rate limit reached during ${op} (HTTP ${res.status})${said}.`,
     unavailable: `${who} is unavailable (HTTP ${res.status}) during ${op}; try again later.`,
     invalid_params: `${who} rejected the params of ${op} (HTTP ${res.status})${said}.`,

@@ -9,7 +9,12 @@ import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
 import { checkSearch } from '../../context-store/query.ts';
 import { searchOperator } from '../../context-store/query-operators.ts';
-import { type ConnectorStoreStatus, connectorStatus, searchable } from '../../context-store/status.ts';
+import {
+  type ConnectorStoreStatus,
+  connectorStatus,
+  failedEntities,
+  searchable,
+} from '../../context-store/status.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { Connector, EntitySyncState } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
@@ -118,7 +123,7 @@ export async function inspectConnector(deps: CoreDeps, ctx: RequestContext, id: 
   const entities = states.map((s) => ({
     entity: s.entity,
     status: s.status,
-    ready_for_search: searchable(status, s),
+    ready_for_search: searchable(s),
     entity_count: s.entity_count,
     updated_at: s.updated_at,
     last_error: s.last_error,
@@ -154,7 +159,10 @@ export async function inspectConnector(deps: CoreDeps, ctx: RequestContext, id: 
         updated_at: e.updated_at,
       })),
     },
-    warnings: [] as string[],
+    // The summary says which entities failed and why; their own rows carry the same reason.
+    warnings: failedEntities(states).map(
+      ({ entity, reason }) => `Entity '${entity}' failed to sync: ${reason}`,
+    ),
   };
 }
 
@@ -242,16 +250,18 @@ function parseFields(fields: unknown): string[] | undefined {
 function notReady(status: ConnectorStoreStatus | null, entity: string, state: EntitySyncState | undefined) {
   const why =
     state?.status === 'Failed' && state.last_error
-      ? ` Entity '${entity}' failed to sync: ${state.last_error}`
-      : '';
+      ? ` It failed to sync: ${state.last_error}`
+      : state
+        ? ' Its first page is not stored yet.'
+        : '';
   return new DomainError(
     'CONTEXT_STORE_NOT_READY',
-    `The Context Store of this connector is ${status ?? 'not set up'}; '${entity}' is not searchable yet.${why} Use the list or get action meanwhile, and GET /api/v1/integrations/connectors/{id}/inspect to follow its progress.`,
+    `'${entity}' is not searchable yet (the connector's Context Store is ${status ?? 'not set up'}).${why} Use the list or get action meanwhile, and GET /api/v1/integrations/connectors/{id}/inspect to follow its progress: an entity is searchable once its ready_for_search is true.`,
     {
       extra: {
         context_store_status: status,
         entity_status: state?.status ?? null,
-        hint: 'Use list/get until the status is Preview or Ready.',
+        hint: "Use list/get until this entity's ready_for_search is true (inspect).",
       },
     },
   );
@@ -277,9 +287,8 @@ export async function searchContextStore(
   }
   const params = parseSearchParams(input.params);
   const states = await deps.store.contextStore.states(ctx.organizationId, connector.id);
-  const status = connectorStatus(states);
   const state = states.find((s) => s.entity === layout.entity);
-  if (!searchable(status, state)) throw notReady(status, layout.entity, state);
+  if (!searchable(state)) throw notReady(connectorStatus(states), layout.entity, state);
 
   const observer = deps.contextStoreObserver;
   const searchStarted = performance.now();

@@ -126,6 +126,9 @@ export function entityBlocks(
       layout
         ? 'Indexed by the Context Store: search it without calling the provider.'
         : 'Not indexed by the Context Store: read it with the live actions.',
+      ...(entity.permission_hint
+        ? [`Refused (${entity.permission_hint.on.map(tick).join(', ')}): ${entity.permission_hint.text}`]
+        : []),
     ]),
   ];
   for (const name of names) out.push(...actionBlocks(def, entity, name, level + 1));

@@ -210,7 +210,7 @@ export function searchSection(def: ConnectorDefinition): SkillSection {
   } else {
     content.push(
       paragraph(
-        `The Context Store indexes these ${def.name} entities in the background after a connector is created; search them with action ${tick('search')} (alias ${tick('context_store_search')}): params ${tick('{query: {filter, sort}, limit, cursor, fields}')}, limit 1–1000 (default 100). Check readiness with GET /api/v1/integrations/connectors/{id}/inspect; while the connector is Loading or Building Preview a search answers 409 CONTEXT_STORE_NOT_READY: use list/get meanwhile.`,
+        `The Context Store indexes these ${def.name} entities in the background after a connector is created; search them with action ${tick('search')} (alias ${tick('context_store_search')}): params ${tick('{query: {filter, sort}, limit, cursor, fields}')}, limit 1–1000 (default 100). Readiness is per entity: check it with GET /api/v1/integrations/connectors/{id}/inspect (ready_for_search); until an entity's first page is stored a search of it answers 409 CONTEXT_STORE_NOT_READY: use list/get meanwhile.`,
       ),
       table(
         ['Entity', 'Suggested', 'Searchable fields'],

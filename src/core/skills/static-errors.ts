@@ -107,7 +107,7 @@ const MEANING: Record<ErrorCode, string> = {
   INVALID_QUERY:
     'A search query names an unknown field or operator, a wrong value type, or is past a limit (details: {limit, max}).',
   CONTEXT_STORE_NOT_READY:
-    'The Context Store is still Loading or Building Preview: use list/get meanwhile, follow inspect.',
+    'This entity has no page stored yet (or failed before storing one; the message says why): use list/get meanwhile, follow inspect until its ready_for_search is true.',
   SEARCH_TIMEOUT: 'The search ran past its time budget: narrow the filter.',
   UPSTREAM_AUTH_FAILED:
     'The provider refused the connector’s stored credentials (your own token is fine): rotate them.',
@@ -175,7 +175,7 @@ export function errorsSkill(): SkillDocument {
             'request_id is also in the x-request-id header; quote it when reporting a problem.',
             'Rate limits add retry_after (seconds) and a Retry-After header.',
             'A provider’s error body reaches you only as an allowlisted subset under upstream.',
-            'CONTEXT_STORE_NOT_READY adds context_store_status.',
+            'CONTEXT_STORE_NOT_READY adds context_store_status and entity_status.',
           ]),
         ],
       },

@@ -60,7 +60,7 @@ export function searchDslSkill(): SkillDocument {
       list([
         `Execute ${tick('{"entity": "<entity>", "action": "search", "params": {...}}')} (alias context_store_search) on a connector; it reads ces’s index, never the provider.`,
         'Which entities are indexed and which fields each takes: the connector’s skill (connector-source:<definition id>), section search.',
-        'Before the first search, GET /api/v1/integrations/connectors/{id}/inspect: search works once the entity is Preview or Ready.',
+        'Before the first search, GET /api/v1/integrations/connectors/{id}/inspect: search works on an entity once its ready_for_search is true.',
       ]),
     ],
     sections: [
@@ -172,9 +172,11 @@ export function searchDslSkill(): SkillDocument {
             'text',
           ),
           list([
-            'Searchable from Preview (first page of every entity stored; partial) and Ready.',
-            'Loading or Building Preview: 409 CONTEXT_STORE_NOT_READY with context_store_status; use list/get meanwhile.',
-            'GET /api/v1/integrations/connectors/{id}/inspect shows status, ready_for_search and entity_count per entity.',
+            'Readiness is per entity: an entity is searchable once its first page is stored (ready_for_search), whatever the other entities are doing.',
+            'Connector status summarises: Building Preview: nothing searchable yet; Preview: some entities searchable, others still on their way; Ready: every backfill done.',
+            'An entity not searchable yet: 409 CONTEXT_STORE_NOT_READY with context_store_status and entity_status; use list/get meanwhile.',
+            'An entity the provider refuses (a missing permission or scope) is Failed at once; its last_error says what to grant, and it is tried again at the next interval or when the credentials or replication_config change.',
+            'GET /api/v1/integrations/connectors/{id}/inspect shows status, ready_for_search, entity_count and last_error per entity, and warnings naming each failed entity.',
           ]),
         ],
       },

@@ -9,9 +9,10 @@
  * largest timestamp seen, when the definition declares a filter for it) on an interval, and periodically `full`
  * (re-read everything; records the pass did not see are deleted: the reconcile of deletions).
  *
- * Failures: a rate limit only delays the sync (never fails it); an authentication failure marks the entity
- * Failed with the reason; other errors retry with backoff and fail after a few attempts. Syncs of inactive
- * workspaces (or with the Context Store disabled) are not claimed: paused until reactivated.
+ * Failures (failures.ts): a rate limit only delays the sync (never fails it); a refusal that a retry would get
+ * again (authentication, permission, not found, bad params) marks the entity Failed at once with the reason;
+ * other errors retry with backoff and fail after a few attempts. Syncs of inactive workspaces (or with the
+ * Context Store disabled) are not claimed: paused until reactivated.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -32,6 +33,7 @@ import type {
 import { openConnectorCall } from '../connectors/credential-store.ts';
 import type { ContextStoreObserver, SyncOutcome } from '../context-store-observer.ts';
 import { isDomainError } from '../errors.ts';
+import { retryPlan } from './failures.ts';
 import { type ListEntity, resolvePartitions } from './partitions.ts';
 
 export interface SyncWorkerOptions {
@@ -58,14 +60,6 @@ export interface SyncWorkerDeps {
   observer?: ContextStoreObserver | undefined;
 }
 
-/** Failures after which a sync is marked Failed (it is still retried at the next interval). */
-const MAX_ATTEMPTS = 5;
-const AUTH_CODES = new Set([
-  'UPSTREAM_AUTH_FAILED',
-  'UPSTREAM_FORBIDDEN',
-  'CONNECTOR_REAUTH_REQUIRED',
-  'INVALID_CREDENTIALS',
-]);
 /** Entity count refreshed at most this often during a pass (a count over a large index is not free). */
 const COUNT_EVERY_MS = 2000;
 /** A batch of pages is written once it holds this many records or is this old. */
@@ -472,32 +466,24 @@ export class SyncWorker {
   }
 
   private async failed(job: SyncJob, err: unknown): Promise<SyncOutcome> {
-    const store = this.deps.store.contextStore;
-    const code = isDomainError(err) ? err.code : 'INTERNAL_ERROR';
     // Only our own messages (DomainError) are shown; they never carry credentials or upstream secrets.
     const reason = isDomainError(err) ? `${err.code}: ${err.message}` : 'Internal error while syncing.';
     if (!isDomainError(err)) this.deps.logger.error({ err, entity: job.entity }, 'context store: sync error');
-    if (code === 'UPSTREAM_RATE_LIMITED') {
-      const waitS = isDomainError(err) && err.retryAfter !== undefined ? err.retryAfter : 60;
-      await store.release(
-        job,
-        { run_after: this.iso(Math.max(1, waitS) * 1000), attempts: job.attempts },
-        this.iso(),
-      );
-      return 'rate_limited';
-    }
-    if (AUTH_CODES.has(code)) {
+    const plan = retryPlan(err, job.attempts, this.opts.intervalMs);
+    if (plan.outcome === 'failed') {
       await this.fail(job, reason);
       return 'failed';
     }
-    const attempts = job.attempts + 1;
-    if (attempts >= MAX_ATTEMPTS) {
-      await this.fail(job, reason);
-      return 'failed';
-    }
-    const backoff = Math.min(300_000, 2 ** attempts * 2500);
-    await store.release(job, { run_after: this.iso(backoff), attempts, last_error: reason }, this.iso());
-    return 'retry';
+    await this.deps.store.contextStore.release(
+      job,
+      {
+        run_after: this.iso(plan.delayMs),
+        attempts: plan.attempts,
+        ...(plan.outcome === 'retry' ? { last_error: reason } : {}),
+      },
+      this.iso(),
+    );
+    return plan.outcome;
   }
 }
 

@@ -2041,9 +2041,11 @@ export interface paths {
                                     entity: string;
                                     /** @description Initializing | Building Preview | Preview | Ready | Updating | Failed */
                                     status: string;
+                                    /** @description Whether search can run on this entity now: its first page is stored (other entities do not matter) */
                                     ready_for_search: boolean;
                                     entity_count: number;
                                     updated_at: string | null;
+                                    /** @description Why the last pass failed (for a refusal, what to grant); null after a pass that succeeded */
                                     last_error: string | null;
                                     /** @description backfill | incremental | full: the current or next pass */
                                     pass: string;
@@ -2067,6 +2069,7 @@ export interface paths {
                                     updated_at: string | null;
                                 }[];
                             };
+                            /** @description One per failed entity, with its reason */
                             warnings: string[];
                         };
                     };

@@ -11,10 +11,15 @@ const EntityState = Type.Object({
   status: Type.String({
     description: 'Initializing | Building Preview | Preview | Ready | Updating | Failed',
   }),
-  ready_for_search: Type.Boolean(),
+  ready_for_search: Type.Boolean({
+    description:
+      'Whether search can run on this entity now: its first page is stored (other entities do not matter)',
+  }),
   entity_count: Type.Integer(),
   updated_at: Nullable(Type.String()),
-  last_error: Nullable(Type.String()),
+  last_error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the last pass failed (for a refusal, what to grant); null after a pass that succeeded',
+  }),
   pass: Type.String({ description: 'backfill | incremental | full: the current or next pass' }),
   backfilled_at: Nullable(Type.String()),
   next_sync_at: Type.String(),
@@ -49,7 +54,7 @@ const Reply = Type.Object({
       }),
     ),
   }),
-  warnings: Type.Array(Type.String()),
+  warnings: Type.Array(Type.String(), { description: 'One per failed entity, with its reason' }),
 });
 
 export function register(app: App, deps: CoreDeps) {

@@ -363,6 +363,30 @@ describe('auth, errors and faults', () => {
     fake.unhandled.length = 0;
   });
 
+  test('withholdPermissions answers a part of a repository 404, as to a fine-grained token without it', async () => {
+    fake.withholdPermissions('ces-demo', 'widgets', ['pulls', 'releases']);
+    const pulls = await rejection(octokit.rest.pulls.list({ owner: 'ces-demo', repo: 'widgets' }));
+    assert.equal(pulls.status, 404);
+    assert.deepEqual(pulls.response.data, {
+      message: 'Not Found',
+      documentation_url: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
+      status: '404',
+    });
+    const one = await rejection(
+      octokit.rest.pulls.get({ owner: 'CES-Demo', repo: 'Widgets', pull_number: 5 }),
+    );
+    assert.equal(one.status, 404, 'any spelling of the repository, any route under the part');
+    const { data: repo } = await octokit.rest.repos.get({ owner: 'ces-demo', repo: 'widgets' });
+    const byId = await rejection(octokit.request('GET /repositories/{id}/releases', { id: repo.id }));
+    assert.equal(byId.status, 404, 'the id-based form of link headers too');
+    const issues = await octokit.rest.issues.listForRepo({ owner: 'ces-demo', repo: 'widgets' });
+    assert.equal(issues.status, 200, 'the other parts are untouched');
+    assert.equal(fake.unhandled.length, 0, 'a refusal is handled, not a missing route');
+    fake.withholdPermissions('ces-demo', 'widgets', []);
+    const granted = await octokit.rest.pulls.list({ owner: 'ces-demo', repo: 'widgets', state: 'all' });
+    assert.equal(granted.data.length, 5);
+  });
+
   test('failNext injects a secondary rate limit, then the route answers normally again', async () => {
     fake.failNext({
       status: 403,

@@ -4,6 +4,7 @@
 //   2. /_codeload/… (stands in for https://codeload.github.com; no auth there, as on GitHub) → recording,
 //      else an archive of the seeded dataset (archive.ts)
 //   3. a present but unknown credential                     → 401 Bad credentials
+//      a repository part withheld from the token (withholdPermissions) → GitHub's 404 body
 //   4. an exact recorded request from @octokit/fixtures     → replay.ts (any accepted token; none → 401)
 //   5. a handwritten route over the seeded dataset          → routes.ts, routes-git.ts, search.ts,
 //      routes-parity.ts; POST/PATCH writes in routes-write.ts; POST /graphql in graphql.ts (GraphQL API v4,
@@ -22,7 +23,7 @@ import { Dataset, type IssueChange, type NewIssue, type RepoRecord } from './dat
 import * as render from './render.ts';
 import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from './replay.ts';
 import { createRoutes } from './routes.ts';
-import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, send } from './wire.ts';
+import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, REST_DOCS, send } from './wire.ts';
 
 export type { RecordedRequest } from '../../../fakes/shared/server.ts';
 export type { IssueChange, NewIssue } from './dataset.ts';
@@ -76,6 +77,13 @@ export interface GithubFake {
   unhandled: RecordedRequest[];
   /** fault injection: the next matching request(s) get this response instead */
   failNext(fault: GithubFault): void;
+  /**
+   * The token loses access to these parts of a repository (the path segment after it: `pulls`, `commits`,
+   * `releases`, ...), as a fine-grained token without that repository permission has, until called again
+   * with other parts ([]: every part back). GitHub answers such requests 404 Not Found with the route's
+   * documentation_url, exactly as for a repository that does not exist ("Troubleshooting the REST API").
+   */
+  withholdPermissions(owner: string, repo: string, parts: string[]): void;
   /** add `count` generated issues to a repo (creates the repo if missing) */
   seedIssues(owner: string, repo: string, count: number): void;
   // Changes between syncs take effect at the fake clock's "now": one second after the newest issue or comment
@@ -114,6 +122,16 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
   let replays: ReplayTable | undefined;
   let routes: ReturnType<typeof createRoutes> | undefined;
   let archives: Archives | undefined;
+
+  // Per repository id, the parts of it the token may not see.
+  const withheld = new Map<number, { pattern: RegExp; parts: Set<string> }>();
+  const refused = (pathname: string): string | undefined => {
+    for (const { pattern, parts } of withheld.values()) {
+      const part = pattern.exec(pathname)?.[1];
+      if (part !== undefined && parts.has(part)) return part;
+    }
+    return undefined;
+  };
 
   const takeFault = (path: string): GithubFault | undefined => {
     const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
@@ -154,6 +172,12 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     }
     if (auth.kind === 'bad') {
       send(res, 401, baseHeaders(auth, limiter.take(auth, 'core')), errorBody(401, 'Bad credentials'));
+      return;
+    }
+    const hidden = refused(url.pathname);
+    if (hidden !== undefined) {
+      const body = errorBody(404, 'Not Found', PART_DOCS[hidden] ?? REST_DOCS);
+      send(res, 404, baseHeaders(auth, limiter.take(auth, 'core')), body);
       return;
     }
     const recording = replays.find(method, recorded.path);
@@ -219,6 +243,16 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     failNext(fault) {
       faults.push({ ...fault, times: fault.times ?? 1 });
     },
+    withholdPermissions(owner, repo, parts) {
+      const record = repoOf(owner, repo);
+      const name = (s: string) => s.replace(/[.]/g, '\\.');
+      // Both spellings of the repository: by name (case-insensitive, as GitHub) and the id-based `link` form.
+      const pattern = new RegExp(
+        `^/(?:repos/${name(record.owner.login)}/${name(record.name)}|repositories/${record.id})/([^/]+)`,
+        'i',
+      );
+      withheld.set(record.id, { pattern, parts: new Set(parts) });
+    },
     seedIssues(owner, repo, count) {
       data.seedIssues(owner, repo, count);
     },
@@ -283,6 +317,17 @@ function truncate(res: ServerResponse, limit: number): void {
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
+
+/** The reference page (documentation_url of a 404) of the list a withheld part stands for. */
+const PART_DOCS: Record<string, string> = {
+  pulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
+  commits: 'https://docs.github.com/rest/commits/commits#list-commits',
+  releases: 'https://docs.github.com/rest/releases/releases#list-releases',
+  issues: 'https://docs.github.com/rest/issues/issues#list-repository-issues',
+  labels: 'https://docs.github.com/rest/issues/labels#list-labels-for-a-repository',
+  milestones: 'https://docs.github.com/rest/issues/milestones#list-milestones',
+  branches: 'https://docs.github.com/rest/branches/branches#list-branches',
+};
 
 function defaultMessage(status: number): string {
   if (status >= 500) return 'Server Error';
