@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { registerSearchFunctions } from './context-index.ts';
-import { WAL_RESTART_BYTES } from './wal.ts';
 
 export function openSqliteFile(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -20,9 +19,6 @@ export function openSqliteFile(file: string): BetterSqlite3.Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // A WAL that SQLite starts over is cut back to this size on disk (see wal.ts); without it the file kept its
-  // largest size for good.
-  sqlite.pragma(`journal_size_limit = ${WAL_RESTART_BYTES}`);
   // 64 MiB of page cache (the default is 2 MiB): keeping a large Context Store index's B-tree pages in memory
   // is what keeps a backfill's index maintenance from turning into disk reads.
   sqlite.pragma('cache_size = -65536');

@@ -17,9 +17,10 @@ const data = workerData as { file: string; gate: Int32Array; name: string };
 nameThread(data.name);
 const db = openSqliteFile(data.file);
 // This connection writes most of the WAL, and copies it into the database itself after its writes (at most once
-// a second, checkpointSoon below), mostly outside the write gate (wal.ts). Left to SQLite, the checkpoint ran at
-// the end of a commit, while the request path's writes waited for the lock (tens of milliseconds at a
-// backfill's WAL sizes). The request path's connection asks for one after its writes (op `checkpoint`).
+// a second, checkpointSoon below), outside the write gate: a passive checkpoint lets writers go on. Left to
+// SQLite, the checkpoint ran at the end of a commit, while the request path's writes waited for the lock (tens of
+// milliseconds at a backfill's WAL sizes). The request path asks for one after its writes (op `checkpoint`,
+// wal.ts).
 db.pragma('wal_autocheckpoint = 0');
 const gate = WriteGate.from(data.gate);
 // Each transaction waits for its turn at the write gate: request-path writes go first.
@@ -43,6 +44,7 @@ let trailing: ReturnType<typeof setTimeout> | undefined;
 function checkpointNow() {
   trailing = undefined;
   lastCheckpoint = Date.now();
+  // While batches come, the WAL is only copied (wal.ts): the request path's side empties it once they stop.
   writes.checkpoint();
 }
 function checkpointSoon() {

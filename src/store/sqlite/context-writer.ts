@@ -135,6 +135,8 @@ export class ThreadContextWriter implements ContextWriter {
     private readonly gate: WriteGate,
     /** The thread's name, as `top -H` shows it (thread-name.ts). */
     private readonly name: string,
+    /** Called as each call of CHECKPOINTED_AFTER settles. */
+    private readonly batchDone?: () => void,
   ) {}
 
   private start(): Worker {
@@ -178,6 +180,7 @@ export class ThreadContextWriter implements ContextWriter {
       if (transfer.length > 0) worker.postMessage(request, transfer);
       else worker.postMessage(request);
     }).finally(() => {
+      if (CHECKPOINTED_AFTER.has(op)) this.batchDone?.();
       // Closing: stay referenced until the thread has exited, or the process could end before it has.
       if (this.pending.size === 0 && !this.closing) this.worker?.unref();
     });

@@ -116,9 +116,9 @@ export class ContextStoreWrites {
     return decodeList(a.page, a.layout);
   }
 
-  /** Copies the WAL into the database file, and starts a long one over (wal.ts). */
-  checkpoint(_?: undefined): WalCheckpointResult {
-    return checkpointWal(this.raw, this.exclusive);
+  /** Copies the WAL into the database file and, `empty`, empties one past its limit (wal.ts). */
+  checkpoint(a?: { empty: boolean }): WalCheckpointResult {
+    return checkpointWal(this.raw, this.exclusive, a?.empty === true);
   }
 
   /** Index tables were rebuilt (start-up): statements prepared over the old ones are stale. */

@@ -183,7 +183,7 @@ export async function openSqliteStore(
     const search = options.search ?? DEFAULT_SEARCH;
     const writer = memory
       ? new LocalContextWriter(raw, db)
-      : new ThreadContextWriter(options.file, gate, THREAD_NAMES.writer);
+      : new ThreadContextWriter(options.file, gate, THREAD_NAMES.writer, () => wal?.batchDone());
     // Changes: this connection's commits, and those of any other connection to the file (the writer thread's,
     // another process's), which change what `PRAGMA data_version` answers on this one. Asked once per turn of
     // the event loop (each request asks two or three times; it cost ~10 µs a time while a sync was writing): a
@@ -210,7 +210,7 @@ export async function openSqliteStore(
       raw.pragma('wal_autocheckpoint = 0');
       wal = new WalCheckpoints({
         walFile: `${options.file}-wal`,
-        checkpoint: () => writer.run('checkpoint', undefined),
+        checkpoint: (empty) => writer.run('checkpoint', { empty }),
         writerBusy: () => writer.writingBatches,
         quietMs: CHECKPOINT_DELAY_MS,
       });

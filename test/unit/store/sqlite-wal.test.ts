@@ -11,6 +11,7 @@ import { openSqliteFile } from '../../../src/store/sqlite/connection.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/index.ts';
 import {
   checkpointWal,
+  type Timers,
   WAL_HOLD_BYTES,
   WAL_RESTART_BYTES,
   type WalCheckpointResult,
@@ -62,6 +63,7 @@ function fill(db: BetterSqlite3.Database, count: number) {
   })();
 }
 
+/** Two connections to a new file (as the request path's and the writer thread's), neither checkpointing itself. */
 function twoConnections() {
   const file = tempFile('wal.db');
   const writer = openSqliteFile(file);
@@ -78,37 +80,31 @@ function twoConnections() {
   };
 }
 
-test('a WAL that SQLite starts over by itself is cut back to the limit on disk', () => {
-  const { file, writer, other, close } = twoConnections();
-  try {
-    fill(writer, 600);
-    assert.ok(walSize(file) > 2 * WAL_RESTART_BYTES, 'the transaction went to the WAL');
-    // Every frame copied while nothing else is written: the next write starts the WAL over.
-    const [row] = other.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
-    assert.equal(row?.checkpointed, row?.log);
-    writer.prepare('INSERT INTO t VALUES (?)').run('one more');
-    assert.ok(walSize(file) <= WAL_RESTART_BYTES, `the WAL file kept ${walSize(file)} bytes`);
-  } finally {
-    close();
-  }
-});
+/** An `exclusive` (the write gate's place) that counts its transactions. */
+function countingGate() {
+  const gate = {
+    entered: 0,
+    exclusive: <T>(transaction: () => T): T => {
+      gate.entered++;
+      return transaction();
+    },
+  };
+  return gate;
+}
 
 test("the writer thread's checkpoint empties a long WAL inside the write gate, and copies a short one beside writes", () => {
   const { file, writer, other, close } = twoConnections();
   try {
-    let gated = 0;
-    const exclusive = <T>(transaction: () => T): T => {
-      gated++;
-      return transaction();
-    };
+    const gate = countingGate();
     fill(writer, 40);
     assert.ok(walSize(file) < WAL_RESTART_BYTES);
-    assert.deepEqual(checkpointWal(other, exclusive), { blocked: false });
-    assert.equal(gated, 0, 'a short WAL is copied without holding request-path writes');
+    assert.deepEqual(checkpointWal(other, gate.exclusive, true), { blocked: false });
+    assert.equal(gate.entered, 0, 'a short WAL is copied without holding request-path writes');
 
     fill(writer, 600);
-    assert.deepEqual(checkpointWal(other, exclusive), { blocked: false });
-    assert.equal(gated, 1);
+    assert.ok(walSize(file) > WAL_RESTART_BYTES);
+    assert.deepEqual(checkpointWal(other, gate.exclusive, true), { blocked: false });
+    assert.equal(gate.entered, 1);
     assert.equal(walSize(file), 0, 'the long WAL was emptied');
     assert.equal((writer.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n, 640);
   } finally {
@@ -116,7 +112,22 @@ test("the writer thread's checkpoint empties a long WAL inside the write gate, a
   }
 });
 
-test('a reader on an older snapshot leaves the WAL as it is, without the checkpoint waiting for it', () => {
+test("the checkpoint after a backfill's batches only copies the WAL, which the next write starts over", () => {
+  const { file, writer, other, close } = twoConnections();
+  try {
+    const gate = countingGate();
+    fill(writer, 600);
+    const size = walSize(file);
+    assert.deepEqual(checkpointWal(other, gate.exclusive, false), { blocked: false });
+    assert.equal(gate.entered, 0, 'request-path writes are never held for it');
+    fill(writer, 10);
+    assert.equal(walSize(file), size, 'the next writes went to the start of the WAL, not its end');
+  } finally {
+    close();
+  }
+});
+
+test('a reader on an older snapshot keeps the WAL from being emptied, and the checkpoint does not wait for it', () => {
   const { file, writer, other, close } = twoConnections();
   const reader = openSqliteFile(file);
   try {
@@ -126,7 +137,7 @@ test('a reader on an older snapshot leaves the WAL as it is, without the checkpo
     fill(writer, 600);
     const before = walSize(file);
     assert.deepEqual(
-      checkpointWal(other, (transaction) => transaction()),
+      checkpointWal(other, (transaction) => transaction(), true),
       { blocked: true },
     );
     assert.equal(walSize(file), before);
@@ -137,7 +148,7 @@ test('a reader on an older snapshot leaves the WAL as it is, without the checkpo
     );
     reader.exec('COMMIT');
     assert.deepEqual(
-      checkpointWal(other, (transaction) => transaction()),
+      checkpointWal(other, (transaction) => transaction(), true),
       { blocked: false },
     );
     assert.equal(walSize(file), 0);
@@ -147,75 +158,142 @@ test('a reader on an older snapshot leaves the WAL as it is, without the checkpo
   }
 });
 
-/** WalCheckpoints over a stand-in WAL file of `bytes` and a checkpoint that ends when the test says. */
-function scheduler(bytes: number, writerBusy: boolean) {
-  const walFile = tempFile('x.db-wal');
-  fs.writeFileSync(walFile, Buffer.alloc(bytes));
-  const asked: Array<(result: WalCheckpointResult) => void> = [];
-  const wal = new WalCheckpoints({
-    walFile,
-    checkpoint: () => new Promise((resolve) => asked.push(resolve)),
-    writerBusy: () => writerBusy,
-    // Never due within a test (the timer does not keep the process alive).
-    quietMs: 3_600_000,
-  });
-  return { walFile, asked, wal };
+/** Timers that run when the test says. */
+class TestTimers implements Timers {
+  private readonly due = new Set<{ fn: () => void }>();
+  after(fn: () => void): unknown {
+    const timer = { fn };
+    this.due.add(timer);
+    return timer;
+  }
+  cancel(timer: unknown): void {
+    this.due.delete(timer as { fn: () => void });
+  }
+  get pending(): number {
+    return this.due.size;
+  }
+  runAll(): void {
+    const timers = [...this.due];
+    this.due.clear();
+    for (const timer of timers) timer.fn();
+  }
 }
 
-test('past the limit a write asks for a checkpoint at once, and past the hold it waits for it', async () => {
-  const { walFile, asked, wal } = scheduler(WAL_RESTART_BYTES - 1, false);
-  wal.wrote();
-  assert.equal(asked.length, 0, 'a short WAL waits for a quiet second');
-  fs.writeFileSync(walFile, Buffer.alloc(WAL_RESTART_BYTES + 1));
-  wal.wrote();
-  assert.equal(asked.length, 1);
-  wal.wrote();
-  assert.equal(asked.length, 1, 'one checkpoint at a time');
-  assert.equal(wal.room(), undefined, 'below the hold, writes go on during the checkpoint');
-
-  fs.writeFileSync(walFile, Buffer.alloc(WAL_HOLD_BYTES + 1));
-  const room = wal.room();
-  assert.ok(room, 'past the hold, a write waits');
-  let waited = true;
-  void room.then(() => {
-    waited = false;
+/** WalCheckpoints over a stand-in WAL file and checkpoints that end when the test says. */
+function scheduler(bytes: number) {
+  const walFile = tempFile('x.db-wal');
+  const setWal = (size: number) => fs.writeFileSync(walFile, Buffer.alloc(size));
+  setWal(bytes);
+  const asked: Array<{ empty: boolean; end: (result: WalCheckpointResult) => Promise<void> }> = [];
+  const timers = new TestTimers();
+  const writer = { busy: false };
+  const wal = new WalCheckpoints({
+    walFile,
+    checkpoint: (empty) =>
+      new Promise((resolve) => {
+        asked.push({
+          empty,
+          end: async (result) => {
+            resolve(result);
+            // The scheduler's own continuation runs first.
+            await new Promise((r) => setImmediate(r));
+          },
+        });
+      }),
+    writerBusy: () => writer.busy,
+    quietMs: 1000,
+    timers,
   });
-  await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(waited, true);
-  fs.writeFileSync(walFile, Buffer.alloc(0));
-  asked[0]?.({ blocked: false });
-  await room;
-  assert.equal(wal.room(), undefined);
+  return { setWal, asked, wal, timers, writer };
+}
+
+test('a short WAL is checkpointed a quiet second after a write; one past the limit at once, and emptied', async () => {
+  const { setWal, asked, wal, timers } = scheduler(WAL_RESTART_BYTES - 1);
+  wal.wrote();
+  wal.wrote();
+  assert.equal(asked.length, 0);
+  assert.equal(timers.pending, 1);
+  timers.runAll();
+  assert.equal(asked.length, 1);
+  await asked[0]?.end({ blocked: false });
+
+  setWal(WAL_RESTART_BYTES + 1);
+  wal.wrote();
+  assert.equal(asked.length, 2);
+  assert.equal(asked[1]?.empty, true);
+  wal.wrote();
+  assert.equal(asked.length, 2, 'one checkpoint at a time');
 });
 
-test("while the writer thread has a backfill's batches to write, request-path writes neither ask for a checkpoint at once nor wait", () => {
-  const { asked, wal } = scheduler(WAL_HOLD_BYTES + 1, true);
+test('past the hold, a write waits for the checkpoint that empties the WAL', async () => {
+  const { setWal, asked, wal } = scheduler(WAL_RESTART_BYTES + 1);
   wal.wrote();
-  assert.equal(
-    asked.length,
-    0,
-    'a backfill checkpoints its own writes; this one would only queue behind them',
-  );
+  assert.equal(wal.room(), undefined, 'below the hold, writes go on during the checkpoint');
+  setWal(WAL_HOLD_BYTES + 1);
+  const room = wal.room();
+  assert.ok(room, 'past the hold, a write waits');
+  let waiting = true;
+  void room.then(() => {
+    waiting = false;
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(waiting, true);
+  setWal(0);
+  await asked[0]?.end({ blocked: false });
+  assert.equal(waiting, false);
   assert.equal(wal.room(), undefined);
 });
 
 test('a WAL past the limit again after its checkpoint is checkpointed again at once', async () => {
-  const { asked, wal } = scheduler(WAL_RESTART_BYTES + 1, false);
+  const { asked, wal } = scheduler(WAL_RESTART_BYTES + 1);
   wal.wrote();
   wal.wrote();
-  asked[0]?.({ blocked: false });
-  await new Promise((resolve) => setImmediate(resolve));
+  await asked[0]?.end({ blocked: false });
   assert.equal(asked.length, 2);
 });
 
-test('after a checkpoint a reader kept from starting the WAL over, the next one waits for a quiet second', async () => {
-  const { asked, wal } = scheduler(WAL_RESTART_BYTES + 1, false);
+test('after a checkpoint a reader kept from emptying the WAL, the next one waits for a quiet second', async () => {
+  const { asked, wal, timers } = scheduler(WAL_RESTART_BYTES + 1);
   wal.wrote();
-  assert.equal(asked.length, 1);
   wal.wrote();
-  asked[0]?.({ blocked: true });
-  await new Promise((resolve) => setImmediate(resolve));
+  await asked[0]?.end({ blocked: true });
   assert.equal(asked.length, 1, 'trying again at once would find the reader still there');
   wal.wrote();
   assert.equal(asked.length, 1);
+  timers.runAll();
+  assert.equal(asked.length, 2);
+});
+
+test("while a backfill's batches are written, request-path writes only have the WAL copied", async () => {
+  const { asked, wal, timers, writer } = scheduler(WAL_HOLD_BYTES + 1);
+  writer.busy = true;
+  wal.wrote();
+  assert.equal(
+    asked.length,
+    0,
+    'the writer checkpoints after its batches; this one would only queue behind them',
+  );
+  assert.equal(wal.room(), undefined, 'and no write waits for it');
+  timers.runAll();
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]?.empty, false, 'a quiet second after the write, copied only');
+});
+
+test("a batch of the writer thread's less than a quiet second ago counts as the backfill still writing", () => {
+  const { asked, wal } = scheduler(WAL_HOLD_BYTES + 1);
+  // Between two batches the writer thread may have none queued.
+  wal.batchDone();
+  wal.wrote();
+  assert.equal(asked.length, 0);
+  assert.equal(wal.room(), undefined);
+});
+
+test("a quiet second after the writer thread's last batch, the WAL it left is emptied", () => {
+  const { asked, wal, timers } = scheduler(WAL_HOLD_BYTES + 1);
+  wal.batchDone();
+  wal.batchDone();
+  assert.equal(timers.pending, 1, 'each batch puts it off');
+  timers.runAll();
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]?.empty, true);
 });
