@@ -2,6 +2,7 @@
 //   backfill   records/s from creating the connector until its `issues` entity is Ready (inspect polled every
 //              250 ms; also when it first became searchable), beside how fast this process alone pages through the
 //              same fake (one request in flight, JSON parsed and discarded): ces's ratio to that is the figure;
+//              and (SQLite) the WAL file's largest and last size during it, sampled every 5 ms;
 //   write floor (SQLite) the rows ces wrote, read back and inserted into a new file with the same index table, in
 //              the transactions ces's writer makes (and again a page, 100 rows, per transaction), only the writes
 //              timed: what SQLite alone spends storing them;
@@ -61,6 +62,7 @@ import {
   stopAll,
   threadCpuSeconds,
   threadCpuSince,
+  walSampler,
   writeResults,
 } from './lib.ts';
 
@@ -190,6 +192,8 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
   const threads0 = threadCpuSeconds(ces.proc.pid!);
   const cesCpu0 = cpuSeconds(ces.proc.pid!);
   const fakeCpu0 = cpuSeconds(fakePid);
+  // SQLite's WAL, which the writer thread keeps short by checkpointing (a missing file reads as 0: PostgreSQL).
+  const wal = walSampler(path.join(ces.dataDir, 'ces.db'));
   const t0 = performance.now();
   // Issues only: the fake serves no other entity of the definition, whose syncs would keep the connector short of
   // Preview (search answers CONTEXT_STORE_NOT_READY until every entity has its first page or has failed).
@@ -251,6 +255,7 @@ async function backfill(ces: Awaited<ReturnType<typeof startCes>>, fakePid: numb
         ces_peak_rss_mib: peakRssMib(ces.proc.pid!),
         load_avg_1m_after: load1(),
         connector_status: cs.status,
+        wal: wal.stop(),
         api_during_backfill: {
           healthz_ms: latencyStats(api.healthz_ms),
           inspect_ms: latencyStats(api.inspect_ms),

@@ -67,6 +67,8 @@ export async function startCes(
   env: Record<string, string> = {},
   /** Another process on the same database made the first application already: sign in with it. */
   boot?: { client_id: string; client_secret: string },
+  /** The checkout whose build runs (another worktree's, to compare with this one's in one run). */
+  root = ROOT,
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-bench-'));
   const port = await freePort();
@@ -75,7 +77,7 @@ export async function startCes(
   // BENCH_CES_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ces process under load.
   const nodeArgs = (process.env.BENCH_CES_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, 'bin/ces.js', 'serve'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       CES_DATA_DIR: dataDir,
@@ -362,4 +364,28 @@ export async function benchDatabase(prefix: string) {
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * The size of a SQLite database's WAL (`<file>-wal`), looked at every `everyMs` from another process until
+ * `stop()`: its largest and its last size, in MiB. A sample can miss a peak shorter than `everyMs`.
+ */
+export function walSampler(dbFile: string, everyMs = 5) {
+  const wal = `${dbFile}-wal`;
+  let max = 0;
+  let last = 0;
+  const look = () => {
+    last = fs.statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
+    if (last > max) max = last;
+  };
+  const timer = setInterval(look, everyMs);
+  timer.unref();
+  const mib = (bytes: number) => +(bytes / 1024 / 1024).toFixed(2);
+  return {
+    stop() {
+      clearInterval(timer);
+      look();
+      return { max_mib: mib(max), final_mib: mib(last) };
+    },
+  };
 }

@@ -5,7 +5,7 @@
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { isDomainError } from '../../core/errors.ts';
 import { openSqliteFile } from './connection.ts';
-import { WRITE_OPS, type WriterReply, type WriterRequest } from './context-writer.ts';
+import { CHECKPOINTED_AFTER, WRITE_OPS, type WriterReply, type WriterRequest } from './context-writer.ts';
 import { ContextStoreWrites, type PageWrite } from './context-writes.ts';
 import type { DecodedList } from './record-rows.ts';
 import { nameThread } from './thread-name.ts';
@@ -19,10 +19,9 @@ const db = openSqliteFile(data.file);
 // This connection writes most of the WAL, and copies it into the database itself after its writes (at most once
 // a second, checkpointSoon below), outside the write gate: a passive checkpoint lets writers go on. Left to
 // SQLite, the checkpoint ran at the end of a commit, while the request path's writes waited for the lock (tens of
-// milliseconds at a backfill's WAL sizes). The request path's connection asks for one after its writes (op
-// `checkpoint`).
+// milliseconds at a backfill's WAL sizes). The request path asks for one after its writes (op `checkpoint`,
+// wal.ts).
 db.pragma('wal_autocheckpoint = 0');
-const CHECKPOINT_AFTER = new Set<string>(['commitPage', 'finishPass', 'dropConnector']);
 const gate = WriteGate.from(data.gate);
 // Each transaction waits for its turn at the write gate: request-path writes go first.
 const writes = new ContextStoreWrites(
@@ -45,6 +44,7 @@ let trailing: ReturnType<typeof setTimeout> | undefined;
 function checkpointNow() {
   trailing = undefined;
   lastCheckpoint = Date.now();
+  // While batches come, the WAL is only copied (wal.ts): the request path's side empties it once they stop.
   writes.checkpoint();
 }
 function checkpointSoon() {
@@ -105,5 +105,5 @@ port.on('message', (request: WriterRequest) => {
     reply = { id: request.id, ok: false, message, ...(isDomainError(err) ? { code: err.code } : {}) };
   }
   port.postMessage(reply);
-  if (CHECKPOINT_AFTER.has(request.op)) checkpointSoon();
+  if (CHECKPOINTED_AFTER.has(request.op)) checkpointSoon();
 });

@@ -33,6 +33,15 @@ export const WRITE_OPS = [
   'checkpoint',
 ] as const;
 export type WriteOp = (typeof WRITE_OPS)[number];
+/**
+ * The batches of writes (a backfill's pages, a pass's end with its reconcile, a connector's removal) after which
+ * the writer thread checkpoints the WAL by itself (context-writer-thread.ts).
+ */
+export const CHECKPOINTED_AFTER: ReadonlySet<string> = new Set<WriteOp>([
+  'commitPage',
+  'finishPass',
+  'dropConnector',
+]);
 export type WriteArg<K extends WriteOp> = Parameters<ContextStoreWrites[K]>[0];
 export type WriteResult<K extends WriteOp> = ReturnType<ContextStoreWrites[K]>;
 
@@ -51,6 +60,11 @@ export interface ContextWriter {
   ): Promise<WriteResult<K>>;
   /** Runs on a thread of its own: rows can go from one such writer to another without crossing this thread. */
   readonly threaded: boolean;
+  /**
+   * Some of what it was sent and has not answered yet is of CHECKPOINTED_AFTER: what is sent now waits behind
+   * it, and a checkpoint follows it anyway.
+   */
+  readonly writingBatches: boolean;
   close(): Promise<void>;
 }
 
@@ -58,6 +72,7 @@ export interface ContextWriter {
 export class LocalContextWriter implements ContextWriter {
   private readonly writes: ContextStoreWrites;
   readonly threaded = false;
+  readonly writingBatches = false;
 
   constructor(
     raw: BetterSqlite3.Database,
@@ -104,14 +119,24 @@ export class ThreadContextWriter implements ContextWriter {
   private worker: Worker | undefined;
   private nextId = 1;
   private closing = false;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { op: WriterRequest['op']; resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
   readonly threaded = true;
+
+  get writingBatches(): boolean {
+    for (const call of this.pending.values()) if (CHECKPOINTED_AFTER.has(call.op)) return true;
+    return false;
+  }
 
   constructor(
     private readonly file: string,
     private readonly gate: WriteGate,
     /** The thread's name, as `top -H` shows it (thread-name.ts). */
     private readonly name: string,
+    /** Called as each call of CHECKPOINTED_AFTER settles. */
+    private readonly batchDone?: () => void,
   ) {}
 
   private start(): Worker {
@@ -148,13 +173,14 @@ export class ThreadContextWriter implements ContextWriter {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { op, resolve: resolve as (v: unknown) => void, reject });
       worker.ref();
       const request: WriterRequest = ports?.length ? { id, op, arg, ports } : { id, op, arg };
       const transfer = [...(ports ?? []), ...(move ?? [])];
       if (transfer.length > 0) worker.postMessage(request, transfer);
       else worker.postMessage(request);
     }).finally(() => {
+      if (CHECKPOINTED_AFTER.has(op)) this.batchDone?.();
       // Closing: stay referenced until the thread has exited, or the process could end before it has.
       if (this.pending.size === 0 && !this.closing) this.worker?.unref();
     });

@@ -18,6 +18,7 @@ import {
   indexRowInsertSql,
 } from './context-index.ts';
 import { type DecodedList, decodeList, type ListPage } from './record-rows.ts';
+import { checkpointWal, type WalCheckpointResult } from './wal.ts';
 
 /** The sync a write belongs to: it is written only while `lease_owner` still holds it. */
 export interface LeaseRef {
@@ -115,17 +116,9 @@ export class ContextStoreWrites {
     return decodeList(a.page, a.layout);
   }
 
-  /**
-   * Copies the WAL into the database file, passively (writers go on meanwhile). The writer thread does this after
-   * its own writes and when the request path's connection has written (see openSqliteStore): SQLite's automatic
-   * checkpoint would run at the end of a commit instead, a request's write waiting for it.
-   */
-  checkpoint(_?: undefined): void {
-    try {
-      this.raw.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // Not fatal: the WAL is copied at the next checkpoint instead.
-    }
+  /** Copies the WAL into the database file and, `empty`, empties one past its limit (wal.ts). */
+  checkpoint(a?: { empty: boolean }): WalCheckpointResult {
+    return checkpointWal(this.raw, this.exclusive, a?.empty === true);
   }
 
   /** Index tables were rebuilt (start-up): statements prepared over the old ones are stale. */

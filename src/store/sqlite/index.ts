@@ -18,6 +18,7 @@ import { LocalContextWriter, ThreadContextWriter } from './context-writer.ts';
 import { sqliteMigrations } from './migrations/index.ts';
 import { LocalSearchReaders, type SearchReaderOptions, ThreadSearchReaders } from './search-readers.ts';
 import { THREAD_NAMES } from './thread-name.ts';
+import { WalCheckpoints } from './wal.ts';
 import { WriteGate } from './write-gate.ts';
 
 export interface SqliteStoreOptions {
@@ -30,19 +31,27 @@ export interface SqliteStoreOptions {
 }
 
 const DEFAULT_SEARCH: SearchReaderOptions = { timeoutMs: 2000, threads: 2 };
-/** How long after a write of the request path's connection the writer thread checkpoints the WAL. */
+/** How long after a write of the request path's connection the writer thread checkpoints a short WAL. */
 const CHECKPOINT_DELAY_MS = 1000;
+
+/** Around each write (a transaction, or a lone statement) of the request path's connection. */
+interface WriteHooks {
+  /** before it takes the write gate: a wait for room in the WAL (wal.ts), if any */
+  before(): Promise<void> | undefined;
+  /** after it committed (or rolled back) */
+  after(): void;
+}
 
 function openKysely(
   file: string,
   gate: WriteGate,
-  afterWrite: () => void,
+  hooks: WriteHooks,
 ): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   const sqlite = openSqliteFile(file);
   const database = withStatementCache(sqlite);
   const db = new Kysely<Database>({
     dialect: new GatedSqliteDialect({ database }, (connection) =>
-      gatedConnection(connection, sqlite, database.isWrite, gate, afterWrite),
+      gatedConnection(connection, sqlite, database.isWrite, gate, hooks),
     ),
   });
   return { db, raw: sqlite };
@@ -79,21 +88,24 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
 
 /**
  * The connection with writes passing the write gate (see write-gate.ts): from a transaction's `begin`, or a
- * lone write, until no transaction is open. The wait for the gate is awaited before the statement runs, so the
- * event loop goes on meanwhile; Kysely's lock on its one SQLite connection keeps every other query of this
- * process behind it, as it would anyway.
+ * lone write, until no transaction is open. The waits for room in the WAL and for the gate are awaited before
+ * the statement runs, so the event loop goes on meanwhile; Kysely's lock on its one SQLite connection keeps
+ * every other query of this process behind it, as it would anyway. The WAL's wait comes first: the writer
+ * thread's checkpoint it waits for needs the gate free.
  */
 function gatedConnection(
   connection: DatabaseConnection,
   sqlite: BetterSqlite3.Database,
   isWrite: (sql: string) => boolean,
   gate: WriteGate,
-  afterWrite: () => void,
+  hooks: WriteHooks,
 ): DatabaseConnection {
   let held = false;
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
       if (!held && isWrite(query.sql)) {
+        const room = hooks.before();
+        if (room) await room;
         await gate.enter();
         held = true;
       }
@@ -103,7 +115,7 @@ function gatedConnection(
         if (held && !sqlite.inTransaction) {
           held = false;
           gate.leave();
-          afterWrite();
+          hooks.after();
         }
       }
     },
@@ -155,15 +167,23 @@ export async function openSqliteStore(
   options: SqliteStoreOptions,
 ): Promise<{ store: Store; applied: string[] }> {
   const gate = WriteGate.create();
-  let afterWrite = () => {};
-  const { db, raw } = openKysely(options.file, gate, () => afterWrite());
+  // Set once the store is built: the migrations' writes before that need neither.
+  let wal: WalCheckpoints | undefined;
+  let changes: ChangeSignal | undefined;
+  const { db, raw } = openKysely(options.file, gate, {
+    before: () => wal?.room(),
+    after: () => {
+      changes?.bump();
+      wal?.wrote();
+    },
+  });
   try {
     const applied = options.migrate === false ? [] : await migrateSqlite(db);
     const memory = options.file === ':memory:';
     const search = options.search ?? DEFAULT_SEARCH;
     const writer = memory
       ? new LocalContextWriter(raw, db)
-      : new ThreadContextWriter(options.file, gate, THREAD_NAMES.writer);
+      : new ThreadContextWriter(options.file, gate, THREAD_NAMES.writer, () => wal?.batchDone());
     // Changes: this connection's commits, and those of any other connection to the file (the writer thread's,
     // another process's), which change what `PRAGMA data_version` answers on this one. Asked once per turn of
     // the event loop (each request asks two or three times; it cost ~10 µs a time while a sync was writing): a
@@ -171,7 +191,7 @@ export async function openSqliteStore(
     const dataVersion = raw.prepare('PRAGMA data_version').pluck();
     let seen = dataVersion.get();
     let asked = false;
-    const changes = new ChangeSignal({
+    const signal = new ChangeSignal({
       poll: () => {
         if (asked) return false;
         asked = true;
@@ -184,29 +204,24 @@ export async function openSqliteStore(
         return true;
       },
     });
-    let due = false;
+    changes = signal;
     if (!memory) {
-      // The writer thread copies the WAL into the file, this connection's writes included: SQLite's automatic
-      // checkpoint ran at the end of a request's commit (a rename took 60–80 ms instead of under 20 during a
-      // 1M-record backfill). It is asked for at most once a second, a second after a write.
+      // The writer thread copies the WAL into the file, this connection's writes included (wal.ts).
       raw.pragma('wal_autocheckpoint = 0');
+      wal = new WalCheckpoints({
+        walFile: `${options.file}-wal`,
+        checkpoint: (empty) => writer.run('checkpoint', { empty }),
+        writerBusy: () => writer.writingBatches,
+        quietMs: CHECKPOINT_DELAY_MS,
+      });
     }
-    afterWrite = () => {
-      changes.bump();
-      if (memory || due) return;
-      due = true;
-      setTimeout(() => {
-        due = false;
-        writer.run('checkpoint', undefined).catch(() => undefined);
-      }, CHECKPOINT_DELAY_MS).unref();
-    };
     // The same thread code, used only to decode pages (it never takes the write lock).
     const decoder = memory ? writer : new ThreadContextWriter(options.file, gate, THREAD_NAMES.decoder);
     const readers = memory
       ? new LocalSearchReaders(raw, db, search.timeoutMs)
       : new ThreadSearchReaders(options.file, search);
     const contextStore = new SqliteContextStore(raw, db, writer, gate, readers, decoder);
-    return { store: new KyselyStore(db, db, contextStore, { changes }), applied };
+    return { store: new KyselyStore(db, db, contextStore, { changes: signal }), applied };
   } catch (err) {
     await db.destroy();
     throw err;
