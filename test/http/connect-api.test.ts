@@ -315,6 +315,20 @@ describe('widget tokens and the connect page API', () => {
     );
   });
 
+  test('check and create take credential values within the API’s own bound, and refuse larger ones', async () => {
+    const widget = await widgetToken();
+    const before = github.requests.length;
+    for (const url of ['/connect/api/check', '/connect/api/connectors']) {
+      const res = await api('POST', url, widget, {
+        template_id: githubTemplate,
+        credentials: { personal_access_token: 'x'.repeat(20_000) },
+      });
+      assertError(res, 422, 'VALIDATION_ERROR');
+      assert.match(res.body, /credentials/);
+    }
+    assert.equal(github.requests.length, before, 'nothing reached the provider');
+  });
+
   test('a consent flow from the connect page comes back to the connect page with the connector id', async () => {
     const widget = await widgetToken();
     const res = await api('POST', '/connect/api/oauth', widget, { template_id: oauthTemplate, name: 'Demo' });

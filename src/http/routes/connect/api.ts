@@ -12,7 +12,15 @@ import {
 } from '../../../core/connect/widget.ts';
 import { widgetOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, IdParams, JsonObject, ShortText, Uuid, withErrors } from '../../schemas.ts';
+import {
+  ConnectorSchema,
+  Credentials,
+  IdParams,
+  JsonObject,
+  ShortText,
+  Uuid,
+  withErrors,
+} from '../../schemas.ts';
 import { CALLBACK_PATH, publicBase } from '../oauth/consent.ts';
 
 export const DONE_PATH = '/connect/oauth-done';
@@ -22,7 +30,8 @@ const Body = Type.Object(
     template_id: Uuid,
     option: Type.Optional(ShortText(200)),
     name: Type.Optional(ShortText(200)),
-    credentials: Type.Optional(JsonObject(50)),
+    // The API's own credential bounds (POST /api/v1/integrations/connectors): the page is one more way in.
+    credentials: Type.Optional(Credentials()),
     environment: Type.Optional(JsonObject(20)),
   },
   { additionalProperties: false },
