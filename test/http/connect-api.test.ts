@@ -331,8 +331,19 @@ describe('widget tokens and the connect page API', () => {
 
   test('a consent flow from the connect page comes back to the connect page with the connector id', async () => {
     const widget = await widgetToken();
-    const res = await api('POST', '/connect/api/oauth', widget, { template_id: oauthTemplate, name: 'Demo' });
+    const nonce = 'n0nce-of-the-waiting-page_1';
+    // With CES_PUBLIC_URL set, every URL of the flow is built from it, whatever Host the request names.
+    const res = await h.inject({
+      method: 'POST',
+      url: '/connect/api/oauth',
+      headers: { authorization: `Bearer ${widget}`, host: 'evil.example' },
+      body: { template_id: oauthTemplate, name: 'Demo', nonce },
+    });
     assert.equal(res.status, 200, res.body);
+    assert.equal(
+      new URL(res.json.consent_url).searchParams.get('redirect_uri'),
+      `${PUBLIC}/api/v1/integrations/connectors/oauth/callback`,
+    );
     const consentUrl = new URL(res.json.consent_url);
     const page = await fetch(consentUrl);
     const form = new URLSearchParams();
@@ -348,10 +359,19 @@ describe('widget tokens and the connect page API', () => {
     assert.equal(done.status, 302, done.body);
     const landing = new URL(done.headers.location as string);
     assert.equal(`${landing.origin}${landing.pathname}`, `${PUBLIC}/connect/oauth-done`);
+    assert.equal(landing.searchParams.get('nonce'), nonce, "the done page carries the waiting page's nonce");
     const id = landing.searchParams.get('connector_id') as string;
     const got = await api('GET', `/connect/api/connectors/${id}`, widget);
     assert.equal(got.status, 200, got.body);
     assert.equal(got.json.name, 'Demo');
+  });
+
+  test('a consent flow needs the waiting page’s nonce', async () => {
+    const widget = await widgetToken();
+    for (const nonce of [undefined, '', 'short', 'has spaces in it, 22+ characters', 'x'.repeat(129)]) {
+      const res = await api('POST', '/connect/api/oauth', widget, { template_id: oauthTemplate, nonce });
+      assertError(res, 422, 'VALIDATION_ERROR');
+    }
   });
 
   test('a widget token is refused by every other route, and stops working when its application is revoked', async () => {

@@ -55,6 +55,8 @@ const Query = Type.Object(
   {
     origin: Type.Optional(Type.String({ maxLength: 300 })),
     connector_id: Type.Optional(Type.String({ maxLength: 100 })),
+    // The waiting page's nonce, carried through the consent flow (web/connect.js).
+    nonce: Type.Optional(Type.String({ maxLength: 200 })),
     error: Type.Optional(Type.String({ maxLength: 200 })),
     error_description: Type.Optional(Type.String({ maxLength: 2000 })),
   },
