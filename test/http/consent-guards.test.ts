@@ -1,9 +1,10 @@
 // What a consent flow needs from the server before it sends anyone to a provider: an address of its own that no
-// request can choose (CES_PUBLIC_URL, or the loopback address a local request arrived on). Over real HTTP on
-// loopback (the socket's addresses are what is checked), and through inject for a peer on another machine.
+// request can choose (CES_PUBLIC_URL, or the loopback address a local request arrived on), and room under the caps
+// on open flows per widget token and per workspace. Over real HTTP on loopback (the socket's addresses are what
+// is checked), and through inject for a peer on another machine.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
@@ -15,13 +16,14 @@ const INITIATE = '/api/v1/integrations/connectors/oauth/initiate';
 const BACK = 'https://app.example.com/connected';
 const NONCE = 'the-waiting-pages-nonce-0001';
 
-describe('consent flows: the address they are built on', () => {
+describe('consent flows: the address they are built on, and the caps on open ones', () => {
   let fake: OAuthFake;
   let h: Harness;
   let ces: string;
   let port: number;
   let token: string;
   let template: string;
+  let clockOffsetMs = 0;
 
   before(async () => {
     fake = await startOAuthFake({ requirePkce: true });
@@ -29,8 +31,13 @@ describe('consent flows: the address they are built on', () => {
       {
         CES_UPSTREAM_OVERRIDES: JSON.stringify({ oauthdemo: fake.apiUrl }),
         CES_SYNC_ENABLED: 'false',
+        CES_MAX_OPEN_CONSENTS_PER_WIDGET_TOKEN: '2',
+        CES_MAX_OPEN_CONSENTS_PER_WORKSPACE: '3',
       },
-      { registry: new DefinitionRegistry([oauthDemoDefinition()]) },
+      {
+        registry: new DefinitionRegistry([oauthDemoDefinition()]),
+        now: () => new Date(Date.now() + clockOffsetMs),
+      },
     );
     ces = await h.app.listen({ host: '127.0.0.1', port: 0 });
     port = Number(new URL(ces).port);
@@ -64,6 +71,9 @@ describe('consent flows: the address they are built on', () => {
   after(async () => {
     await h?.close();
     await fake?.close();
+  });
+  beforeEach(() => {
+    clockOffsetMs = 0;
   });
 
   /** A request over real HTTP to ces's loopback address, with whatever Host header the test names. */
@@ -209,5 +219,54 @@ describe('consent flows: the address they are built on', () => {
       body: initiateBody('loopback'),
     });
     assert.equal(new URL(elsewhere.json.consent_url).searchParams.get('redirect_uri'), `${ces}${CALLBACK}`);
+  });
+
+  test('a widget token holds at most its cap of open flows; a workspace at most its own', async () => {
+    const [a, b] = [await widgetToken('capped'), await widgetToken('capped')];
+    const begin = (widget: string) =>
+      send('POST', '/connect/api/oauth', { bearer: widget, body: { template_id: template, nonce: NONCE } });
+    for (let i = 0; i < 2; i++) assert.equal((await begin(a)).status, 200);
+    const third = await begin(a);
+    assertError(third, 429, 'RATE_LIMITED');
+    assert.equal(third.json.errors[0].error_code, 'too_many_open_consent_flows');
+    assert.deepEqual(third.json.errors[0].details, {
+      limit: 2,
+      variable: 'CES_MAX_OPEN_CONSENTS_PER_WIDGET_TOKEN',
+    });
+    const wait = Number(third.headers['retry-after']);
+    assert.ok(wait > 0 && wait <= 900, `Retry-After ${wait}: until the oldest open flow expires`);
+
+    // Another token of the workspace has room of its own, up to the workspace's cap of 3, which the API's own
+    // flows count against too.
+    assert.equal((await begin(b)).status, 200);
+    const full = await begin(b);
+    assertError(full, 429, 'RATE_LIMITED');
+    assert.equal(full.json.errors[0].details.variable, 'CES_MAX_OPEN_CONSENTS_PER_WORKSPACE');
+    assertError(
+      await send('POST', INITIATE, { bearer: token, body: initiateBody('capped') }),
+      429,
+      'RATE_LIMITED',
+    );
+    // Another workspace is not held back.
+    assert.equal((await begin(await widgetToken('capped-other'))).status, 200);
+  });
+
+  test('a completed flow no longer counts, nor does one that expired', async () => {
+    const widget = await widgetToken('freed');
+    const begin = () =>
+      send('POST', '/connect/api/oauth', { bearer: widget, body: { template_id: template, nonce: NONCE } });
+    const first = await begin();
+    assert.equal((await begin()).status, 200);
+    assertError(await begin(), 429, 'RATE_LIMITED');
+    // The end user says no at the provider: the flow is over, its state spent.
+    const back = await consent(first.json.consent_url, 'deny');
+    assert.equal((await send('GET', `${back.pathname}${back.search}`)).status, 302);
+    assert.equal((await begin()).status, 200);
+    assertError(await begin(), 429, 'RATE_LIMITED');
+    // Past the states' 15 minutes, none of them counts.
+    clockOffsetMs = 16 * 60_000;
+    assert.equal((await begin()).status, 200);
+    assert.equal((await begin()).status, 200);
+    assertError(await begin(), 429, 'RATE_LIMITED');
   });
 });

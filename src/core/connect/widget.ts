@@ -72,6 +72,7 @@ export async function issueWidgetToken(
 
 export interface Widget extends WidgetClaims {
   expiresAt: string;
+  tokenId: string;
 }
 
 /** A widget token's claims and the context its verbs run in; the application must still be active. */
@@ -240,7 +241,7 @@ export async function widgetConsent(
       option_title: input.option,
       redirect_url: urls.doneUrl,
     },
-    { callbackUrl: urls.callbackUrl, trustedRedirect: urls.doneUrl },
+    { callbackUrl: urls.callbackUrl, trustedRedirect: urls.doneUrl, widgetTokenId: widget.tokenId },
   );
 }
 
