@@ -233,8 +233,8 @@ const clean = (text: string) => text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 300
 
 /**
  * Ends a consent flow: answers where to send the browser. Throws OAUTH_STATE_INVALID (the browser is then shown
- * an error, not redirected) when the state is missing, forged, expired or used: there is no redirect URL one
- * could trust then.
+ * an error, not redirected) when the state is missing, forged, expired or used, or its application has been
+ * revoked since: there is no redirect URL one could trust then.
  */
 export async function completeConsent(
   deps: CoreDeps,
@@ -251,6 +251,14 @@ export async function completeConsent(
     throw new DomainError(
       'OAUTH_STATE_INVALID',
       'This consent flow has expired or was already completed; start it again.',
+    );
+  }
+  // Revoking an application stops its tokens at once; a flow it began before then must not land either: the
+  // state is spent, no code is exchanged, and the browser is not sent on to the revoked application's URL.
+  if (!(await deps.store.applications.isActiveInOrganization(state.application_id, state.organization_id))) {
+    throw new DomainError(
+      'OAUTH_STATE_INVALID',
+      'The application that began this consent flow has been revoked; nothing was connected.',
     );
   }
   if (query.error !== undefined || query.code === undefined) {

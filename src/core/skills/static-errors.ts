@@ -93,7 +93,7 @@ const MEANING: Record<ErrorCode, string> = {
   SOURCE_TEMPLATE_NOT_FOUND: 'No source template with that id in your organization.',
   CONFLICT: 'The change conflicts with the current state (a duplicate name, a concurrent update).',
   OAUTH_STATE_INVALID:
-    'The consent flow’s state is missing, forged, expired or already used: start the flow again.',
+    'The consent flow’s state is missing, forged, expired or already used (start the flow again), or its application was revoked.',
   PUBLIC_URL_REQUIRED:
     'A consent flow from another machine while the server has no CES_PUBLIC_URL: the operator sets it.',
   INVALID_CREDENTIALS:
