@@ -127,6 +127,10 @@ export async function buildDeps(
         workspacesPerOrganization: config.limits.workspacesPerOrganization,
         connectorsPerOrganization: config.limits.connectorsPerOrganization,
       },
+      openConsents: {
+        perWorkspace: config.limits.openConsentsPerWorkspace,
+        perWidgetToken: config.limits.openConsentsPerWidgetToken,
+      },
       requestsPerSecond: config.limits.requestsPerSecond,
       tokenAttempts: new TokenAttemptLimiter(
         {

@@ -59,6 +59,12 @@ export interface Config {
     /** Failed token requests allowed per source address, and per client id, in a minute. */
     tokenFailuresPerAddress: number;
     tokenFailuresPerClient: number;
+    /**
+     * Open consent flows (begun, neither completed nor expired) one workspace, and one widget token, may hold:
+     * each is a stored row, and a widget token is in an end user's hands.
+     */
+    openConsentsPerWorkspace: number;
+    openConsentsPerWidgetToken: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bootstrap: boolean;
@@ -266,6 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       requestsPerSecond: int('CES_MAX_REQUESTS_PER_SECOND', 1000, 0, 10_000_000),
       tokenFailuresPerAddress: int('CES_TOKEN_FAILURES_PER_ADDRESS', 20, 0, 1_000_000),
       tokenFailuresPerClient: int('CES_TOKEN_FAILURES_PER_CLIENT', 100, 0, 1_000_000),
+      openConsentsPerWorkspace: int('CES_MAX_OPEN_CONSENTS_PER_WORKSPACE', 100, 0, 1_000_000),
+      openConsentsPerWidgetToken: int('CES_MAX_OPEN_CONSENTS_PER_WIDGET_TOKEN', 10, 0, 1_000_000),
     },
     logLevel,
     bootstrap: bool('CES_BOOTSTRAP', true),

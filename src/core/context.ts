@@ -2,7 +2,7 @@ import type { DefinitionRegistry } from '../connectors/registry.ts';
 import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
 import type { TokenService } from '../security/tokens.ts';
 import type { Vault } from '../security/vault.ts';
-import type { Store } from '../store/port.ts';
+import type { OpenStateCaps, Store } from '../store/port.ts';
 import type { ServerSecrets } from './admin/server-secrets.ts';
 import type { ContextStoreObserver } from './context-store-observer.ts';
 import { DomainError } from './errors.ts';
@@ -26,6 +26,8 @@ export interface CoreDeps {
   /** The Context Store worker of this process, told when a connector's syncs become due. */
   syncs?: { notify(): void };
   quotas: OrganizationQuotas;
+  /** Open consent flows one workspace, and one widget token, may hold at once; 0 turns a cap off. */
+  openConsents: OpenStateCaps;
   /** Failed client-credential exchanges per client id and per source address (this process's own count). */
   tokenAttempts: TokenAttemptLimiter;
   /** Told of every Context Store search (metrics); absent: no one. */

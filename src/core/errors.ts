@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   // The `state` of a consent flow's callback is missing, forged, expired or already used.
   'OAUTH_STATE_INVALID',
+  // A consent flow from another machine while CES_PUBLIC_URL is unset: ces cannot tell its own address.
+  'PUBLIC_URL_REQUIRED',
   // connectors and execute
   'INVALID_CREDENTIALS',
   'UNKNOWN_ENTITY',

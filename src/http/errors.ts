@@ -34,6 +34,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SOURCE_TEMPLATE_NOT_FOUND: 404,
   CONFLICT: 409,
   OAUTH_STATE_INVALID: 400,
+  // Not the caller's fault, but nothing it may send changes it: only the operator setting CES_PUBLIC_URL does.
+  PUBLIC_URL_REQUIRED: 403,
   INVALID_CREDENTIALS: 422,
   UNKNOWN_ENTITY: 422,
   UNKNOWN_ACTION: 422,

@@ -68,13 +68,14 @@ export class TokenService {
     return { token, expiresIn };
   }
 
-  async verifyWidget(token: string): Promise<WidgetClaims & { expiresAt: string }> {
+  /** The claims, the token's expiry, and its id (`jti`), which the open consent flows of one token count by. */
+  async verifyWidget(token: string): Promise<WidgetClaims & { expiresAt: string; tokenId: string }> {
     try {
       const { payload: p } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: WIDGET_AUDIENCE,
-        requiredClaims: ['exp', 'sub', 'org', 'ws', 'typ', 'origin'],
+        requiredClaims: ['exp', 'sub', 'jti', 'org', 'ws', 'typ', 'origin'],
       });
       const tags = Array.isArray(p.tags) && p.tags.every((t) => typeof t === 'string') ? p.tags : undefined;
       if (
@@ -83,6 +84,7 @@ export class TokenService {
         typeof p.ws !== 'string' ||
         typeof p.origin !== 'string' ||
         !p.sub ||
+        !p.jti ||
         tags === undefined ||
         (p.tags_mode !== 'all' && p.tags_mode !== 'any')
       ) {
@@ -96,6 +98,7 @@ export class TokenService {
         tags,
         tagsMode: p.tags_mode,
         expiresAt: new Date((p.exp ?? 0) * 1000).toISOString(),
+        tokenId: p.jti,
       };
     } catch (err) {
       if (err instanceof DomainError) throw err;

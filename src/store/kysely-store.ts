@@ -632,6 +632,31 @@ export class KyselyStore implements Store {
         })
         .execute();
     },
+    createWithinCaps: (state, caps, now) =>
+      this.transaction(async (store) => {
+        const tx = store as KyselyStore;
+        // Serializes the count and the insert against every other consent start of the organization: SQLite's
+        // transactions take the write lock first (begin immediate); PostgreSQL locks the organization's row.
+        await tx.organizations.lock(state.organization_id);
+        const counted = [
+          ['workspace', 'workspace_id', state.workspace_id, caps.perWorkspace],
+          ['widget_token', 'widget_token_id', state.widget_token_id, caps.perWidgetToken],
+        ] as const;
+        for (const [cap, column, value, limit] of counted) {
+          if (limit <= 0 || value === null) continue;
+          const open = await tx.db
+            .selectFrom('oauth_states')
+            .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('expires_at').as('first')])
+            .where('organization_id', '=', state.organization_id)
+            .where(column, '=', value)
+            .where('used_at', 'is', null)
+            .where('expires_at', '>', now)
+            .executeTakeFirstOrThrow();
+          if (Number(open.n) >= limit) return { created: false, cap, limit, freesAt: String(open.first) };
+        }
+        await tx.oauthStates.create(state);
+        return { created: true };
+      }),
     consume: async (organizationId, id, now) => {
       const row = await this.db
         .updateTable('oauth_states')

@@ -272,6 +272,8 @@ export interface OAuthState {
   organization_id: string;
   application_id: string;
   workspace_id: string;
+  /** The widget token (its `jti`) the connect page began the flow with; null for a flow begun through the API. */
+  widget_token_id: string | null;
   definition_id: string;
   option_title: string;
   redirect_url: string;
@@ -284,8 +286,25 @@ export interface OAuthState {
   used_at: string | null;
 }
 
+/** How many open states (unused, expiring after now) one workspace and one widget token may hold; 0: no cap. */
+export interface OpenStateCaps {
+  perWorkspace: number;
+  perWidgetToken: number;
+}
+
+export type CappedCreate =
+  | { created: true }
+  /** `freesAt`: the earliest expiry among the states the cap counted, when the next one may be stored. */
+  | { created: false; cap: 'workspace' | 'widget_token'; limit: number; freesAt: string };
+
 export interface OAuthStatesRepo {
   create(state: OAuthState): Promise<void>;
+  /**
+   * Stores the state unless its workspace, or its widget token, already holds as many open states as its cap
+   * (open at `now`: unused and expiring after it). The count and the insert run as one: racing calls, in this
+   * process or in others on the same database, never pass a cap together.
+   */
+  createWithinCaps(state: OAuthState, caps: OpenStateCaps, now: string): Promise<CappedCreate>;
   /**
    * Marks the state used and returns it, if it is unused and expires after `now`; otherwise undefined. Of
    * racing calls for one state exactly one gets it (a single conditional UPDATE).

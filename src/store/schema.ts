@@ -75,6 +75,7 @@ export interface Database {
     organization_id: string;
     application_id: string;
     workspace_id: string;
+    widget_token_id: string | null;
     definition_id: string;
     option_title: string;
     redirect_url: string;

@@ -30,11 +30,12 @@ const ui = {
 };
 
 // inputs: [{group: 'credentials'|'environment', key, input, secret}] of the option on screen.
-// flow: the OAuth flow waiting for its result ({template}), or null.
+// flow: the OAuth flow waiting for its result ({template, nonce}), or null.
 const state = { token: null, session: null, template: null, option: null, inputs: [], flow: null };
 
 // A second route for the OAuth result: a provider's Cross-Origin-Opener-Policy can cut the popup's link to
-// window.opener, and then only a same-origin channel reaches the page that started the flow.
+// window.opener, and then only a same-origin channel reaches the page that started the flow. Any page can open
+// /connect/oauth-done with a made-up result, though, so a result counts only with the flow's own nonce.
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('ces-connect-oauth') : null;
 
 function attempt(fn, fallback = null) {
@@ -336,20 +337,22 @@ async function createConnector() {
 async function startOAuth() {
   clearMessages();
   showStatus('Preparing the sign-in…');
-  const reply = await api('POST', '/connect/api/oauth', payload('oauth')).catch(fail);
+  // The nonce goes to ces with the flow and comes back only in the address of that flow's done page.
+  const nonce = newNonce();
+  const reply = await api('POST', '/connect/api/oauth', { ...payload('oauth'), nonce }).catch(fail);
   if (!reply) return;
   const url = attempt(() => new URL(reply.consent_url));
   if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
     return fail(apiError(0, 'INVALID_CONSENT_URL', 'The server returned an invalid sign-in address.'));
   }
-  state.flow = { template: state.template };
+  state.flow = { template: state.template, nonce };
   // A stale marker would be copied into the popup's sessionStorage and make it finish the flow itself.
   storage.remove(PENDING_KEY);
   if (window.open(url.href, ...POPUP)) return showStatus(WAITING);
   if (window.parent !== window) return offerPopup(url.href);
   // Popup blocked in a top-level window: run the flow in this window; /connect/oauth-done finishes it
   // with the token and this marker from sessionStorage.
-  storage.set(PENDING_KEY, JSON.stringify({ template_id: state.template.id }));
+  storage.set(PENDING_KEY, JSON.stringify({ template_id: state.template.id, nonce }));
   location.assign(url.href);
 }
 
@@ -369,9 +372,22 @@ function offerPopup(href) {
   open.focus();
 }
 
+function newNonce() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+// A result is the waiting flow's only if it carries that flow's nonce; anything else is ignored, and the flow
+// keeps waiting.
+const ownResult = (data, nonce) =>
+  data?.type === RESULT_TYPE && typeof nonce === 'string' && nonce !== '' && data.nonce === nonce;
+
 function onOAuthResult(data) {
   const flow = state.flow;
-  if (!flow || data?.type !== RESULT_TYPE) return;
+  if (!flow || !ownResult(data, flow.nonce)) return;
   state.flow = null;
   finishOAuth(data, flow.template);
 }
@@ -393,10 +409,11 @@ async function finishOAuth(data, template) {
 
 function readOAuthResult() {
   const params = new URLSearchParams(location.search);
+  const nonce = params.get('nonce') || '';
   const connectorId = params.get('connector_id');
-  if (connectorId) return { type: RESULT_TYPE, connector_id: connectorId };
+  if (connectorId) return { type: RESULT_TYPE, nonce, connector_id: connectorId };
   const error = params.get('error') || 'OAUTH_ERROR';
-  return { type: RESULT_TYPE, error, error_description: params.get('error_description') || '' };
+  return { type: RESULT_TYPE, nonce, error, error_description: params.get('error_description') || '' };
 }
 
 // On /connect/oauth-done in the popup: give the result to the page that opened it. False when this window
@@ -479,6 +496,9 @@ async function boot() {
 
   // The flow ran in this window: a reload-safe address first, then finish on the template's page.
   history.replaceState(null, '', location.pathname.replace(/\/oauth-done$/, ''));
+  // This window went to the provider itself (pending): a result without that flow's nonce is not its flow's, and
+  // nothing of it is believed. (Without pending, this is a popup whose opener was cut off: see handOff.)
+  if (pending && !ownResult(result, pending.nonce)) return showStep('list');
   const template = (state.session.templates || []).find((t) => t.id === pending?.template_id);
   if (template) openTemplate(template);
   else showStep('list');

@@ -2,9 +2,10 @@
 // of connections) on one schema: locks held across them, sync leases each claimed by one of them, and rate
 // limits they hold together.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import type { Store } from '../../src/store/port.ts';
+import type { OAuthState, Store } from '../../src/store/port.ts';
 import { CHANGE_CHANNEL, WATCHED_TABLES } from '../../src/store/postgres/changes.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
@@ -97,6 +98,35 @@ describe('PostgreSQL, several processes', () => {
     const got = claims.filter((j) => j !== undefined).map((j) => `${j.connector_id}/${j.entity}`);
     assert.equal(got.length, 18);
     assert.equal(new Set(got).size, 18);
+  });
+
+  it('open consent states: the caps hold for all processes together', async () => {
+    const org = await newOrg(stores[0]!);
+    const ws = await newWorkspace(stores[0]!, org, 'consents');
+    const row = (i: number): OAuthState => ({
+      id: randomUUID(),
+      organization_id: org,
+      application_id: randomUUID(),
+      workspace_id: ws.id,
+      widget_token_id: i % 2 === 0 ? 'token-even' : 'token-odd',
+      definition_id: 'def-hubspot',
+      option_title: 'OAuth2.0',
+      redirect_url: 'https://app.example.com/done',
+      request: '{}',
+      verifier: null,
+      created_at: T0,
+      expires_at: T1,
+      used_at: null,
+    });
+    const caps = { perWorkspace: 5, perWidgetToken: 3 };
+    const got = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => stores[i % 3]!.oauthStates.createWithinCaps(row(i), caps, T0)),
+    );
+    // 3 per token would be 6; the workspace's 5 stops them first, whichever token each was begun with.
+    assert.equal(got.filter((g) => g.created).length, 5);
+    const refused = got.filter((g) => !g.created).map((g) => (g.created ? '' : g.cap));
+    assert.ok(refused.every((cap) => cap === 'workspace' || cap === 'widget_token'));
+    assert.ok(refused.includes('workspace'), 'the workspace cap refused some');
   });
 
   it('rate buckets: a limit of 3 per minute holds for all processes together', async () => {

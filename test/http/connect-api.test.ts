@@ -128,6 +128,22 @@ describe('widget tokens and the connect page API', () => {
       'https://app.example.com/path',
       'ftp://x.example',
       'https://a:b@x.example',
+      // Each of these the URL parser takes as a host, and each would change a frame-ancestors source list.
+      'https://*',
+      'https://*.example.com',
+      'https://app".example.com',
+      "https://app'.example.com",
+      'https://app.example.com;script-src',
+      'https://app.example.com,https://evil.example',
+      'https://app.example.com ',
+      'https://app.example.com?x=1',
+      'https://app.example.com#x',
+      'https://app.example.com:0',
+      'https://app.example.com:65536',
+      'https://[::1]:3000',
+      'https://1.2.3',
+      // In clear to another machine: whatever the page posts there would cross the network readable.
+      'http://app.example.com',
     ]) {
       const res = await h.inject({
         method: 'POST',
@@ -136,6 +152,7 @@ describe('widget tokens and the connect page API', () => {
         body: { workspace_name: 'w', allowed_origin: origin },
       });
       assertError(res, 422, 'VALIDATION_ERROR');
+      assert.equal(res.json.errors[0].field, 'allowed_origin', origin);
     }
     assertError(
       await h.inject({ method: 'POST', url: WIDGET, token, body: { allowed_origin: ORIGIN } }),
@@ -163,6 +180,26 @@ describe('widget tokens and the connect page API', () => {
       401,
       'UNAUTHENTICATED',
     );
+  });
+
+  test('widget-token keeps an origin as a browser writes it: lower-case, without its default port', async () => {
+    for (const [given, kept] of [
+      ['HTTPS://App.Example.COM:443/', 'https://app.example.com'],
+      ['https://app.example.com:8443', 'https://app.example.com:8443'],
+      ['http://localhost:3000', 'http://localhost:3000'],
+      ['http://127.0.0.1:80', 'http://127.0.0.1'],
+    ]) {
+      const res = await h.inject({
+        method: 'POST',
+        url: WIDGET,
+        token,
+        body: { workspace_name: 'customer-1', allowed_origin: given },
+      });
+      assert.equal(res.status, 200, res.body);
+      assert.equal(new URL(res.json.connect_url).searchParams.get('origin'), kept);
+      const session = await api('GET', '/connect/api/session', res.json.token);
+      assert.equal(session.json.allowed_origin, kept);
+    }
   });
 
   test("the session lists the templates the token's tags select, with forms and consent options", async () => {
@@ -278,10 +315,35 @@ describe('widget tokens and the connect page API', () => {
     );
   });
 
+  test('check and create take credential values within the API’s own bound, and refuse larger ones', async () => {
+    const widget = await widgetToken();
+    const before = github.requests.length;
+    for (const url of ['/connect/api/check', '/connect/api/connectors']) {
+      const res = await api('POST', url, widget, {
+        template_id: githubTemplate,
+        credentials: { personal_access_token: 'x'.repeat(20_000) },
+      });
+      assertError(res, 422, 'VALIDATION_ERROR');
+      assert.match(res.body, /credentials/);
+    }
+    assert.equal(github.requests.length, before, 'nothing reached the provider');
+  });
+
   test('a consent flow from the connect page comes back to the connect page with the connector id', async () => {
     const widget = await widgetToken();
-    const res = await api('POST', '/connect/api/oauth', widget, { template_id: oauthTemplate, name: 'Demo' });
+    const nonce = 'n0nce-of-the-waiting-page_1';
+    // With CES_PUBLIC_URL set, every URL of the flow is built from it, whatever Host the request names.
+    const res = await h.inject({
+      method: 'POST',
+      url: '/connect/api/oauth',
+      headers: { authorization: `Bearer ${widget}`, host: 'evil.example' },
+      body: { template_id: oauthTemplate, name: 'Demo', nonce },
+    });
     assert.equal(res.status, 200, res.body);
+    assert.equal(
+      new URL(res.json.consent_url).searchParams.get('redirect_uri'),
+      `${PUBLIC}/api/v1/integrations/connectors/oauth/callback`,
+    );
     const consentUrl = new URL(res.json.consent_url);
     const page = await fetch(consentUrl);
     const form = new URLSearchParams();
@@ -297,10 +359,19 @@ describe('widget tokens and the connect page API', () => {
     assert.equal(done.status, 302, done.body);
     const landing = new URL(done.headers.location as string);
     assert.equal(`${landing.origin}${landing.pathname}`, `${PUBLIC}/connect/oauth-done`);
+    assert.equal(landing.searchParams.get('nonce'), nonce, "the done page carries the waiting page's nonce");
     const id = landing.searchParams.get('connector_id') as string;
     const got = await api('GET', `/connect/api/connectors/${id}`, widget);
     assert.equal(got.status, 200, got.body);
     assert.equal(got.json.name, 'Demo');
+  });
+
+  test('a consent flow needs the waiting page’s nonce', async () => {
+    const widget = await widgetToken();
+    for (const nonce of [undefined, '', 'short', 'has spaces in it, 22+ characters', 'x'.repeat(129)]) {
+      const res = await api('POST', '/connect/api/oauth', widget, { template_id: oauthTemplate, nonce });
+      assertError(res, 422, 'VALIDATION_ERROR');
+    }
   });
 
   test('a widget token is refused by every other route, and stops working when its application is revoked', async () => {
@@ -340,8 +411,27 @@ describe('widget tokens and the connect page API', () => {
     assert.match(csp, /script-src 'self'/);
     assert.match(csp, new RegExp(`frame-ancestors ${ORIGIN}`));
     assert.doesNotMatch(page.body, /https?:\/\/(?!www\.w3\.org)/, 'the page loads nothing from elsewhere');
-    const bare = await h.inject({ method: 'GET', url: '/connect?origin=javascript:alert(1)' });
-    assert.match(String(bare.headers['content-security-policy']), /frame-ancestors 'none'/);
+    for (const origin of [
+      'javascript:alert(1)',
+      'https://*',
+      'https://app.example.com;script-src *',
+      "https://app.example.com 'unsafe-inline'",
+      'https://a".example.com',
+      'http://app.example.com',
+    ]) {
+      const bare = await h.inject({ method: 'GET', url: `/connect?origin=${encodeURIComponent(origin)}` });
+      const policy = String(bare.headers['content-security-policy']);
+      assert.match(policy, /frame-ancestors 'none'$/, origin);
+      assert.equal(policy.split(';').length, 8, `one directive more from ${origin}`);
+    }
+    const normalized = await h.inject({
+      method: 'GET',
+      url: `/connect?origin=${encodeURIComponent('HTTPS://App.Example.com:443')}`,
+    });
+    assert.match(
+      String(normalized.headers['content-security-policy']),
+      /frame-ancestors https:\/\/app\.example\.com$/,
+    );
     for (const asset of ['connect.js', 'connect.css']) {
       const res = await h.inject({ method: 'GET', url: `/connect/assets/${asset}` });
       assert.equal(res.status, 200, asset);

@@ -88,8 +88,9 @@ export function useCorpus(): Corpus {
         return { jsonrpc: '2.0', id: 1, method: 'tools/list' };
       case 'POST /connect/api/check':
       case 'POST /connect/api/connectors':
-      case 'POST /connect/api/oauth':
         return { template_id: randomUUID(), credentials: { personal_access_token: 'ghp_corpus' } };
+      case 'POST /connect/api/oauth':
+        return { template_id: randomUUID(), nonce: 'corpus-nonce-0123456789' };
       case 'POST /api/v1/integrations/connectors':
         return {
           workspace_name: 'default',

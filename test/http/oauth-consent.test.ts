@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
+import { createApplication } from '../../src/core/admin/applications.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { oauthDemoDefinition } from '../helpers/oauth.ts';
@@ -221,6 +222,38 @@ describe('consent flow (authorization code grant with PKCE)', () => {
     assert.equal(landing.searchParams.get('error'), 'creation_failed');
     assert.match(landing.searchParams.get('error_description') ?? '', /token endpoint/);
     assert.equal(landing.searchParams.get('connector_id'), null);
+  });
+
+  test('a flow begun before its application was revoked does not land: no code exchanged, no connector', async () => {
+    // An application of its own, so revoking it leaves the others of the organization working.
+    const now = new Date().toISOString();
+    const created = await createApplication(h.deps.store, h.deps.secrets.clientSecretPepper, {
+      name: 'revoked-later',
+      organizationIds: [h.boot.organization_id],
+      now,
+    });
+    await h.deps.store.applications.setRedirectUrls(created.application_id, [BACK], now);
+    const issued = await h.inject({
+      method: 'POST',
+      url: '/api/v1/account/applications/token',
+      body: { client_id: created.client_id, client_secret: created.client_secret },
+    });
+    assert.equal(issued.status, 200, issued.body);
+    const res = await initiate({ name: 'From a revoked app' }, issued.json.access_token);
+    assert.equal(res.status, 200, res.body);
+    const back = await consent(res.json.consent_url, 'approve');
+    assert.ok(await h.deps.store.applications.revoke(h.boot.organization_id, created.application_id, now));
+
+    const exchanges = fake.tokenRequests().length;
+    const done = await callback(back);
+    assertError(done, 400, 'OAUTH_STATE_INVALID');
+    assert.match(done.json.message, /revoked/);
+    assert.equal(done.headers.location, undefined, 'the browser is not sent on');
+    assert.equal(fake.tokenRequests().length, exchanges, 'the code is not exchanged');
+    const list = await h.inject({ method: 'GET', url: '/api/v1/integrations/connectors', token });
+    assert.equal(list.json.data.filter((c: { name: string }) => c.name === 'From a revoked app').length, 0);
+    // The state is spent: the same callback again is no different.
+    assertError(await callback(back), 400, 'OAUTH_STATE_INVALID');
   });
 
   test('initiate refuses a redirect URL not allowed for the application, and a type without an OAuth app', async () => {

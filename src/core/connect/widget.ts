@@ -18,6 +18,7 @@ import { DomainError } from '../errors.ts';
 import { initiateConsent } from '../oauth/consent.ts';
 import { matchesTags, type TemplateView } from '../templates/source-templates.ts';
 import { ensureWorkspace } from '../workspaces/ensure.ts';
+import { parseOrigin } from './origin.ts';
 
 export interface WidgetTokenInput {
   workspace_name: string;
@@ -31,20 +32,16 @@ const invalid = (field: string, message: string) =>
     errors: [{ field, message, error_code: 'invalid', details: null }],
   });
 
-/** `scheme://host[:port]` exactly, as a browser's `event.origin` and postMessage's targetOrigin have it. */
-function origin(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid('allowed_origin', 'is not an origin (https://app.example.com)');
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value.replace(/\/$/, ''))
-    throw invalid(
-      'allowed_origin',
-      'must be an http(s) origin: scheme, host and port only (https://app.example.com)',
-    );
-  return url.origin;
+/** The allowed origin, strictly parsed (./origin.ts): what frame-ancestors and postMessage will carry. */
+function allowedOrigin(value: string): string {
+  const parsed = parseOrigin(value);
+  if ('origin' in parsed) return parsed.origin;
+  throw invalid(
+    'allowed_origin',
+    parsed.problem === 'insecure'
+      ? 'must be https; http is for this machine only (localhost, 127.0.0.1)'
+      : 'must be an origin: https://, a host name or IPv4 address, an optional port, nothing else (https://app.example.com)',
+  );
 }
 
 /** As minting a scoped token does, minting a widget token creates its workspace when it does not exist yet. */
@@ -52,9 +49,9 @@ export async function issueWidgetToken(
   deps: Pick<CoreDeps, 'store' | 'tokens' | 'now' | 'quotas'>,
   ctx: RequestContext,
   input: WidgetTokenInput,
-): Promise<{ token: string; expires_in: number }> {
+): Promise<{ token: string; expires_in: number; allowed_origin: string }> {
   requireApplicationToken(ctx);
-  const allowedOrigin = origin(input.allowed_origin);
+  const origin = allowedOrigin(input.allowed_origin);
   const { workspace } = await ensureWorkspace(
     deps.store,
     ctx.organizationId,
@@ -66,15 +63,16 @@ export async function issueWidgetToken(
     applicationId: ctx.applicationId,
     organizationId: ctx.organizationId,
     workspaceId: workspace.id,
-    allowedOrigin,
+    allowedOrigin: origin,
     tags: [...new Set(input.selected_source_template_tags ?? [])],
     tagsMode: input.selected_source_template_tags_mode ?? 'any',
   });
-  return { token, expires_in: expiresIn };
+  return { token, expires_in: expiresIn, allowed_origin: origin };
 }
 
 export interface Widget extends WidgetClaims {
   expiresAt: string;
+  tokenId: string;
 }
 
 /** A widget token's claims and the context its verbs run in; the application must still be active. */
@@ -243,7 +241,7 @@ export async function widgetConsent(
       option_title: input.option,
       redirect_url: urls.doneUrl,
     },
-    { callbackUrl: urls.callbackUrl, trustedRedirect: urls.doneUrl },
+    { callbackUrl: urls.callbackUrl, trustedRedirect: urls.doneUrl, widgetTokenId: widget.tokenId },
   );
 }
 

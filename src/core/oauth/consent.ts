@@ -16,6 +16,7 @@ import { consentOptions, pkcePair } from '../../connectors/runtime/authorization
 import type { ConnectorDefinition, CredentialOption } from '../../connectors/schema.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import { oauthAppAad, oauthStateAad } from '../../security/vault.ts';
+import type { CappedCreate } from '../../store/port.ts';
 import type { ConnectorView } from '../connectors/context-store.ts';
 import { createWithCredentials, resolveWorkspace } from '../connectors/create.ts';
 import {
@@ -123,13 +124,13 @@ async function oauthApp(
  * Begins a consent flow: checks everything the connector will be created with (so the end user is not sent
  * to consent for a connector that cannot be created), stores the state and answers the provider's consent URL.
  * `callbackUrl` is ces's own callback; `trustedRedirect` a redirect URL allowed besides the application's own
- * (the connect page's).
+ * (the connect page's), and `widgetTokenId` the token the connect page holds, whose open flows are capped.
  */
 export async function initiateConsent(
   deps: CoreDeps,
   ctx: RequestContext,
   input: InitiateInput,
-  urls: { callbackUrl: string; trustedRedirect?: string },
+  urls: { callbackUrl: string; trustedRedirect?: string; widgetTokenId?: string },
 ): Promise<{ consent_url: string }> {
   const workspace = await resolveWorkspace(deps, ctx, input.workspace_name);
   refuseOauthSecretId(input);
@@ -165,21 +166,52 @@ export async function initiateConsent(
     state,
     codeChallenge: pkce?.challenge,
   });
-  await deps.store.oauthStates.create({
-    id,
-    organization_id: ctx.organizationId,
-    application_id: ctx.applicationId,
-    workspace_id: workspace.id,
-    definition_id: def.id,
-    option_title: option.title,
-    redirect_url: redirect.href,
-    request: JSON.stringify(pending),
-    verifier: pkce ? deps.vault.encrypt(pkce.verifier, oauthStateAad(ctx.organizationId, id)) : null,
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
-    used_at: null,
-  });
+  const stored = await deps.store.oauthStates.createWithinCaps(
+    {
+      id,
+      organization_id: ctx.organizationId,
+      application_id: ctx.applicationId,
+      workspace_id: workspace.id,
+      widget_token_id: urls.widgetTokenId ?? null,
+      definition_id: def.id,
+      option_title: option.title,
+      redirect_url: redirect.href,
+      request: JSON.stringify(pending),
+      verifier: pkce ? deps.vault.encrypt(pkce.verifier, oauthStateAad(ctx.organizationId, id)) : null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
+      used_at: null,
+    },
+    deps.openConsents,
+    now.toISOString(),
+  );
+  if (!stored.created) throw tooManyOpen(stored, now);
   return { consent_url: consentUrl.href };
+}
+
+/** A 429: waiting helps, since a flow neither completed nor abandoned stops counting when its state expires. */
+function tooManyOpen(refused: Extract<CappedCreate, { created: false }>, now: Date): DomainError {
+  const holder = refused.cap === 'workspace' ? 'this workspace' : 'this connect page (its widget token)';
+  const retryAfter = Math.max(1, Math.ceil((Date.parse(refused.freesAt) - now.getTime()) / 1000));
+  const variable =
+    refused.cap === 'workspace'
+      ? 'CES_MAX_OPEN_CONSENTS_PER_WORKSPACE'
+      : 'CES_MAX_OPEN_CONSENTS_PER_WIDGET_TOKEN';
+  return new DomainError(
+    'RATE_LIMITED',
+    `${refused.limit} consent flows of ${holder} are open already (begun, neither completed nor expired); finish one, or start again in ${retryAfter} seconds.`,
+    {
+      retryAfter,
+      errors: [
+        {
+          field: null,
+          message: `at most ${refused.limit} open consent flows per ${refused.cap === 'workspace' ? 'workspace' : 'widget token'}`,
+          error_code: 'too_many_open_consent_flows',
+          details: { limit: refused.limit, variable },
+        },
+      ],
+    },
+  );
 }
 
 export interface CallbackQuery {
@@ -201,8 +233,8 @@ const clean = (text: string) => text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 300
 
 /**
  * Ends a consent flow: answers where to send the browser. Throws OAUTH_STATE_INVALID (the browser is then shown
- * an error, not redirected) when the state is missing, forged, expired or used: there is no redirect URL one
- * could trust then.
+ * an error, not redirected) when the state is missing, forged, expired or used, or its application has been
+ * revoked since: there is no redirect URL one could trust then.
  */
 export async function completeConsent(
   deps: CoreDeps,
@@ -219,6 +251,14 @@ export async function completeConsent(
     throw new DomainError(
       'OAUTH_STATE_INVALID',
       'This consent flow has expired or was already completed; start it again.',
+    );
+  }
+  // Revoking an application stops its tokens at once; a flow it began before then must not land either: the
+  // state is spent, no code is exchanged, and the browser is not sent on to the revoked application's URL.
+  if (!(await deps.store.applications.isActiveInOrganization(state.application_id, state.organization_id))) {
+    throw new DomainError(
+      'OAUTH_STATE_INVALID',
+      'The application that began this consent flow has been revoked; nothing was connected.',
     );
   }
   if (query.error !== undefined || query.code === undefined) {

@@ -75,7 +75,7 @@ export function authenticationSkill(): SkillDocument {
             '→ {"token", "expires_in": 900, "connect_url"}: frame connect_url in your page. Application tokens only.',
           ),
           list([
-            'Valid 15 minutes, for one workspace (created if missing) and one page origin.',
+            'Valid 15 minutes, for one workspace (created if missing) and one page origin: https://host[:port] exactly (http:// only for localhost and 127.0.0.1).',
             'Accepted only by the connect page’s own API (/connect/api/*); no other route takes it.',
             'The page lists the organization’s source templates selected by the tags; the end user’s secrets never pass through your application.',
           ]),

@@ -32,6 +32,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   SOURCE_TEMPLATE_NOT_FOUND: 404,
   CONFLICT: 409,
   OAUTH_STATE_INVALID: 400,
+  PUBLIC_URL_REQUIRED: 403,
   INVALID_CREDENTIALS: 422,
   UNKNOWN_ENTITY: 422,
   UNKNOWN_ACTION: 422,
@@ -92,7 +93,9 @@ const MEANING: Record<ErrorCode, string> = {
   SOURCE_TEMPLATE_NOT_FOUND: 'No source template with that id in your organization.',
   CONFLICT: 'The change conflicts with the current state (a duplicate name, a concurrent update).',
   OAUTH_STATE_INVALID:
-    'The consent flow’s state is missing, forged, expired or already used: start the flow again.',
+    'The consent flow’s state is missing, forged, expired or already used (start the flow again), or its application was revoked.',
+  PUBLIC_URL_REQUIRED:
+    'A consent flow from another machine while the server has no CES_PUBLIC_URL: the operator sets it.',
   INVALID_CREDENTIALS:
     'The credentials do not fit the connector type or the provider refused them at create or check.',
   UNKNOWN_ENTITY: 'The entity is not one of the connector type’s; the message lists them.',

@@ -4445,12 +4445,10 @@ export interface paths {
                         template_id: string;
                         option?: string;
                         name?: string;
-                        credentials?: {
-                            [key: string]: unknown;
-                        };
                         environment?: {
                             [key: string]: unknown;
                         };
+                        nonce: string;
                     };
                 };
             };

@@ -52,14 +52,14 @@ export function register(app: App, deps: AppDeps) {
           errors: [{ field: 'workspace_name', message: 'is required', error_code: 'missing', details: null }],
         });
       }
-      const { token, expires_in } = await issueWidgetToken(deps, ctxOf(request), {
+      const { token, expires_in, allowed_origin } = await issueWidgetToken(deps, ctxOf(request), {
         workspace_name: workspace,
         allowed_origin: b.allowed_origin,
         selected_source_template_tags: b.selected_source_template_tags,
         selected_source_template_tags_mode: b.selected_source_template_tags_mode ?? undefined,
       });
       const page = new URL('/connect', publicBase(deps, request));
-      page.searchParams.set('origin', new URL(b.allowed_origin).origin);
+      page.searchParams.set('origin', allowed_origin);
       return { token, expires_in, connect_url: `${page.href}#token=${token}` };
     },
   );

@@ -11,19 +11,41 @@ import {
   widgetSession,
 } from '../../../core/connect/widget.ts';
 import { widgetOf } from '../../auth.ts';
+import { consentBase } from '../../consent-base.ts';
 import { presentConnector } from '../../presenters.ts';
-import { ConnectorSchema, IdParams, JsonObject, ShortText, Uuid, withErrors } from '../../schemas.ts';
-import { CALLBACK_PATH, publicBase } from '../oauth/consent.ts';
+import {
+  ConnectorSchema,
+  Credentials,
+  IdParams,
+  JsonObject,
+  ShortText,
+  Uuid,
+  withErrors,
+} from '../../schemas.ts';
+import { CALLBACK_PATH } from '../oauth/consent.ts';
 
 export const DONE_PATH = '/connect/oauth-done';
 
+const Fields = {
+  template_id: Uuid,
+  option: Type.Optional(ShortText(200)),
+  name: Type.Optional(ShortText(200)),
+};
+// The API's own credential bounds (POST /api/v1/integrations/connectors): the page is one more way in.
 const Body = Type.Object(
+  { ...Fields, credentials: Type.Optional(Credentials()), environment: Type.Optional(JsonObject(20)) },
+  { additionalProperties: false },
+);
+
+/**
+ * A consent flow has no credentials to send; it sends the waiting page's nonce instead, which comes back in
+ * the done page's address, so the page believes only the outcome of the flow it started (web/connect.js).
+ */
+const OAuthBody = Type.Object(
   {
-    template_id: Uuid,
-    option: Type.Optional(ShortText(200)),
-    name: Type.Optional(ShortText(200)),
-    credentials: Type.Optional(JsonObject(50)),
+    ...Fields,
     environment: Type.Optional(JsonObject(20)),
+    nonce: Type.String({ pattern: '^[A-Za-z0-9_-]{22,128}$' }),
   },
   { additionalProperties: false },
 );
@@ -104,16 +126,19 @@ export function register(app: App, deps: AppDeps) {
       schema: {
         tags,
         summary: 'Begin a consent flow for a template; the browser comes back to the connect page',
-        body: Body,
+        body: OAuthBody,
         response: withErrors({ 200: Type.Object({ consent_url: Type.String() }) }),
       },
     },
     async (request) => {
       const { ctx, widget } = widgetOf(request);
-      const base = publicBase(deps, request);
-      return widgetConsent(deps, ctx, widget, input(request.body), {
+      const { nonce, ...body } = request.body;
+      const base = consentBase(deps, request);
+      const done = new URL(`${base}${DONE_PATH}`);
+      done.searchParams.set('nonce', nonce);
+      return widgetConsent(deps, ctx, widget, input(body), {
         callbackUrl: `${base}${CALLBACK_PATH}`,
-        doneUrl: `${base}${DONE_PATH}`,
+        doneUrl: done.href,
       });
     },
   );

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../../../app.ts';
+import { parseOrigin } from '../../../core/connect/origin.ts';
 import { DomainError } from '../../../core/errors.ts';
 import { packageFile } from '../../../source-path.ts';
 import { withErrors } from '../../schemas.ts';
@@ -17,16 +18,13 @@ const ASSETS: Record<string, { body: string; type: string }> = {
   'connect.css': { body: asset('connect.css'), type: 'text/css; charset=utf-8' },
 };
 
-/** Who may frame the page: the embedding origin the page is opened for (`?origin=`), or nobody. */
+/**
+ * Who may frame the page: the embedding origin the page is opened for (`?origin=`), or nobody. The source is
+ * built from the strictly parsed origin, never from the query's text: anyone can write that query.
+ */
 function frameAncestors(origin: string | undefined): string {
-  if (origin === undefined) return "'none'";
-  try {
-    const url = new URL(origin);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin) return url.origin;
-  } catch {
-    // not an origin: nobody may frame the page
-  }
-  return "'none'";
+  const parsed = origin === undefined ? undefined : parseOrigin(origin);
+  return parsed !== undefined && 'origin' in parsed ? parsed.origin : "'none'";
 }
 
 const csp = (origin: string | undefined) =>
@@ -57,6 +55,8 @@ const Query = Type.Object(
   {
     origin: Type.Optional(Type.String({ maxLength: 300 })),
     connector_id: Type.Optional(Type.String({ maxLength: 100 })),
+    // The waiting page's nonce, carried through the consent flow (web/connect.js).
+    nonce: Type.Optional(Type.String({ maxLength: 200 })),
     error: Type.Optional(Type.String({ maxLength: 200 })),
     error_description: Type.Optional(Type.String({ maxLength: 2000 })),
   },

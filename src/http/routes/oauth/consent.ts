@@ -5,11 +5,16 @@ import { Type } from 'typebox';
 import type { App, AppDeps } from '../../../app.ts';
 import { completeConsent, initiateConsent } from '../../../core/oauth/consent.ts';
 import { ctxOf } from '../../auth.ts';
+import { consentBase } from '../../consent-base.ts';
 import { JsonObject, Name, RequestedEntitySchema, ShortText, Uuid, withErrors } from '../../schemas.ts';
 
 export const CALLBACK_PATH = '/api/v1/integrations/connectors/oauth/callback';
 
-/** CES_PUBLIC_URL, or the scheme and host this request came to (behind a proxy: set CES_PUBLIC_URL). */
+/**
+ * CES_PUBLIC_URL, or the scheme and host this request came to (behind a proxy: set CES_PUBLIC_URL), for links
+ * handed to an authenticated caller, which chose that host itself. A consent flow's URLs reach an end user's
+ * browser instead, and come from consentBase (../../consent-base.ts), which never reads the Host header.
+ */
 export function publicBase(deps: Pick<AppDeps, 'publicUrl'>, request: FastifyRequest): string {
   return deps.publicUrl ?? `${request.protocol}://${request.host}`;
 }
@@ -79,7 +84,7 @@ export function register(app: App, deps: AppDeps) {
           entities: given(b.entities),
           option_title: given(b.option_title),
         },
-        { callbackUrl: `${publicBase(deps, request)}${CALLBACK_PATH}` },
+        { callbackUrl: `${consentBase(deps, request)}${CALLBACK_PATH}` },
       );
     },
   );
@@ -99,10 +104,12 @@ export function register(app: App, deps: AppDeps) {
     },
     async (request, reply) => {
       const q = request.query;
+      // The same base as the flow's initiate had: the code is exchanged with the redirect_uri it was sent to.
+      const callbackUrl = `${consentBase(deps, request)}${CALLBACK_PATH}`;
       const { redirect } = await completeConsent(
         deps,
         { state: q.state, code: q.code, error: q.error, error_description: q.error_description },
-        `${publicBase(deps, request)}${CALLBACK_PATH}`,
+        callbackUrl,
       );
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return reply.redirect(redirect, 302);

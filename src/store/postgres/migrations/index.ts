@@ -4,6 +4,7 @@ import * as m0002 from './0002_source_templates.ts';
 import * as m0003 from './0003_oauth_apps.ts';
 import * as m0004 from './0004_consent.ts';
 import * as m0005 from './0005_change_notifications.ts';
+import * as m0006 from './0006_consent_caps.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_oauth_apps': m0003,
   '0004_consent': m0004,
   '0005_change_notifications': m0005,
+  '0006_consent_caps': m0006,
 };
 
 export const postgresMigrations: MigrationProvider = {

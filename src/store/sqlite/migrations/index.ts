@@ -6,6 +6,7 @@ import * as m0004 from './0004_context_store_keys.ts';
 import * as m0005 from './0005_source_templates.ts';
 import * as m0006 from './0006_oauth_apps.ts';
 import * as m0007 from './0007_consent.ts';
+import * as m0008 from './0008_consent_caps.ts';
 
 /** Forward-only, numbered. Never edit a released migration: add the next number. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_source_templates': m0005,
   '0006_oauth_apps': m0006,
   '0007_consent': m0007,
+  '0008_consent_caps': m0008,
 };
 
 export const sqliteMigrations: MigrationProvider = {
