@@ -68,13 +68,14 @@ export class TokenService {
     return { token, expiresIn };
   }
 
-  async verifyWidget(token: string): Promise<WidgetClaims & { expiresAt: string }> {
+  /** `tokenId`: the token's own id (`jti`), which end users' request rates are counted by. */
+  async verifyWidget(token: string): Promise<WidgetClaims & { expiresAt: string; tokenId: string }> {
     try {
       const { payload: p } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: WIDGET_AUDIENCE,
-        requiredClaims: ['exp', 'sub', 'org', 'ws', 'typ', 'origin'],
+        requiredClaims: ['exp', 'sub', 'jti', 'org', 'ws', 'typ', 'origin'],
       });
       const tags = Array.isArray(p.tags) && p.tags.every((t) => typeof t === 'string') ? p.tags : undefined;
       if (
@@ -83,6 +84,7 @@ export class TokenService {
         typeof p.ws !== 'string' ||
         typeof p.origin !== 'string' ||
         !p.sub ||
+        typeof p.jti !== 'string' ||
         tags === undefined ||
         (p.tags_mode !== 'all' && p.tags_mode !== 'any')
       ) {
@@ -95,6 +97,7 @@ export class TokenService {
         allowedOrigin: p.origin,
         tags,
         tagsMode: p.tags_mode,
+        tokenId: p.jti,
         expiresAt: new Date((p.exp ?? 0) * 1000).toISOString(),
       };
     } catch (err) {

@@ -75,6 +75,8 @@ export async function issueWidgetToken(
 
 export interface Widget extends WidgetClaims {
   expiresAt: string;
+  /** The token's own id: its end user's request rate is counted by it. */
+  tokenId: string;
 }
 
 /** A widget token's claims and the context its verbs run in; the application must still be active. */
