@@ -5,6 +5,12 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import {
+  GITHUB_FAKE_DEFAULT_TOKEN,
+  type GithubFake,
+  startGithubFake,
+} from '../connectors/github/fake/index.ts';
+import { createGithubConnector } from '../connectors/github/harness.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 
 /** A clock the test moves by hand. */
@@ -152,5 +158,111 @@ describe('end users have request rates of their own', () => {
     // The backend's own bucket was never touched: its full burst of 10 passes.
     for (let i = 0; i < 10; i++) assert.equal((await backend()).status, 200, `backend request ${i + 1}`);
     assertRateLimited(await backend(), /This organization .*CES_MAX_REQUESTS_PER_SECOND/);
+  });
+});
+
+describe('one MCP request does no more than as many requests may', () => {
+  const clock = manualClock();
+  let fake: GithubFake;
+  let h: Harness;
+  let base: string;
+  let token: string;
+  let connectorId: string;
+
+  before(async () => {
+    fake = await startGithubFake({ tokens: [GITHUB_FAKE_DEFAULT_TOKEN] });
+    h = await startHarness(
+      {
+        CES_SYNC_ENABLED: 'false',
+        CES_MAX_REQUESTS_PER_SECOND: '5',
+        CES_UPSTREAM_OVERRIDES: JSON.stringify({ github: fake.url }),
+        CES_RATE_LIMIT_OVERRIDES: JSON.stringify({ github: null }),
+      },
+      { now: clock.now },
+    );
+    base = await listen(h);
+    token = await h.token();
+    const made = await createGithubConnector(h, token);
+    assert.equal(made.status, 200, made.body);
+    connectorId = made.json.id;
+  });
+  after(async () => {
+    await h.close();
+    await fake.close();
+  });
+
+  const mcp = (body: unknown) =>
+    send(base, 'POST', '/mcp', token, body, { accept: 'application/json, text/event-stream' });
+  const issueLists = () => fake.requests.filter((r) => r.path.startsWith('/repos/ces-demo/widgets/issues'));
+  const execute = (id: number, items: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'execute',
+      arguments: {
+        items: Array.from({ length: items }, (_, i) => ({
+          connector_id: connectorId,
+          entity: 'issues',
+          action: 'list',
+          params: { owner: 'ces-demo', repo: 'widgets', per_page: i + 1 },
+          select_fields: ['number'],
+        })),
+      },
+    },
+  });
+  const toolJson = (message: { result: { content: Array<{ text: string }> } }) =>
+    JSON.parse(message.result.content[0]!.text);
+
+  test('a batch of 50 executes of 20 items calls the provider at most as often as the bucket holds', async () => {
+    clock.advance(10);
+    const before = issueLists().length;
+    const res = await mcp(Array.from({ length: 50 }, (_, i) => execute(i + 1, 20)));
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    assert.equal(res.json.length, 50);
+    // The bucket holds 10 (twice the rate): the HTTP request took one, which paid for the first message and its
+    // first item; the first message's other items took the other 9.
+    assert.equal(issueLists().length - before, 10);
+    const byId = new Map(res.json.map((m: { id: number }) => [m.id, m]));
+    const first = toolJson(byId.get(1) as never).results as Array<{ status: string; error?: unknown }>;
+    assert.equal(first.filter((r) => r.status === 'success').length, 10, JSON.stringify(first));
+    for (const item of first.filter((r) => r.status === 'error')) {
+      assert.deepEqual(
+        { ...(item.error as object), message: undefined },
+        { code: 'RATE_LIMITED', message: undefined, retry_after: 1 },
+      );
+    }
+    // The other 49 messages answered the rate limit as tool errors, without calling the provider.
+    for (let id = 2; id <= 50; id++) {
+      const message = byId.get(id) as { result: { isError: boolean; content: Array<{ text: string }> } };
+      assert.equal(message.result.isError, true);
+      const { error } = toolJson(message);
+      assert.equal(error.code, 'RATE_LIMITED');
+      assert.equal(error.retry_after, 1);
+      assert.match(error.message, /CES_MAX_REQUESTS_PER_SECOND/);
+    }
+  });
+
+  test('each request of a batch counts: past the bucket, a listing answers a JSON-RPC error with RATE_LIMITED', async () => {
+    clock.advance(10);
+    const res = await mcp([
+      ...Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+      { jsonrpc: '2.0', id: 11, method: 'resources/list' },
+      // Protocol bookkeeping does no work and is not counted.
+      { jsonrpc: '2.0', id: 12, method: 'ping' },
+    ]);
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const byId = new Map(res.json.map((m: { id: number }) => [m.id, m]));
+    for (let id = 1; id <= 10; id++)
+      assert.ok((byId.get(id) as { result?: unknown }).result, `message ${id}`);
+    const refused = byId.get(11) as {
+      error: { code: number; message: string; data: Record<string, unknown> };
+    };
+    assert.equal(refused.error.code, -32029);
+    assert.equal(refused.error.data.code, 'RATE_LIMITED');
+    assert.equal(refused.error.data.retry_after, 1);
+    assert.deepEqual((byId.get(12) as { result: unknown }).result, {});
+    // And the HTTP request after it finds the bucket empty: 429 before anything runs.
+    assertRateLimited(await mcp(execute(1, 1)), /CES_MAX_REQUESTS_PER_SECOND/);
   });
 });
