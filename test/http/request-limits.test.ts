@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { createDownloadLink } from '../../src/core/connectors/download-link.ts';
+import { authenticate } from '../../src/core/tokens/authenticate.ts';
 import {
   GITHUB_FAKE_DEFAULT_TOKEN,
   type GithubFake,
@@ -264,5 +266,53 @@ describe('one MCP request does no more than as many requests may', () => {
     assert.deepEqual((byId.get(12) as { result: unknown }).result, {});
     // And the HTTP request after it finds the bucket empty: 429 before anything runs.
     assertRateLimited(await mcp(execute(1, 1)), /CES_MAX_REQUESTS_PER_SECOND/);
+  });
+});
+
+describe('following a download link counts against its organization', () => {
+  const clock = manualClock();
+  let fake: GithubFake;
+  let h: Harness;
+  let base: string;
+  let path: string;
+
+  before(async () => {
+    fake = await startGithubFake({ tokens: [GITHUB_FAKE_DEFAULT_TOKEN] });
+    h = await startHarness(
+      {
+        CES_SYNC_ENABLED: 'false',
+        CES_MAX_REQUESTS_PER_SECOND: '2',
+        CES_UPSTREAM_OVERRIDES: JSON.stringify({ github: fake.url }),
+        CES_RATE_LIMIT_OVERRIDES: JSON.stringify({ github: null }),
+      },
+      { now: clock.now },
+    );
+    base = await listen(h);
+    const token = await h.token();
+    const made = await createGithubConnector(h, token);
+    assert.equal(made.status, 200, made.body);
+    const ctx = await authenticate(h.deps, `Bearer ${token}`);
+    ({ path } = await createDownloadLink(h.deps, ctx, made.json.id, {
+      entity: 'repositories',
+      params: { owner: 'ces-demo', repo: 'widgets' },
+    }));
+  });
+  after(async () => {
+    await h.close();
+    await fake.close();
+  });
+
+  test('100 concurrent follows of one link at 2 requests a second: 4 are served, 96 answer 429', async () => {
+    clock.advance(10);
+    const archives = () => fake.requests.filter((r) => r.path.includes('/tarball')).length;
+    const before = archives();
+    const answers = await Promise.all(Array.from({ length: 100 }, () => send(base, 'GET', path)));
+    const served = answers.filter((a) => a.status === 200);
+    assert.equal(served.length, 4, answers.map((a) => a.status).join(' '));
+    for (const a of served) assert.ok(a.bytes > 0);
+    for (const a of answers.filter((x) => x.status !== 200))
+      assertRateLimited(a, /CES_MAX_REQUESTS_PER_SECOND/);
+    // Refused follows never reached the provider.
+    assert.equal(archives() - before, 4);
   });
 });
