@@ -27,8 +27,6 @@ export interface AppDeps extends CoreDeps {
   bodyLimitBytes: number;
   /** Whose X-Forwarded-For to believe (config CES_TRUST_PROXY); false: the socket's peer is the client. */
   trustProxy: boolean | string[];
-  /** Requests per second per organization over authenticated routes (burst: twice as many); 0: no limit. */
-  requestsPerSecond: number;
   /** Readiness: resolves when the store answers. */
   ready: () => Promise<void>;
   /**

@@ -5,6 +5,7 @@ import { DefinitionRegistry } from './connectors/registry.ts';
 import { ConnectorRuntime } from './connectors/runtime/executor.ts';
 import { definitionLayouts } from './context-store/layout.ts';
 import { loadServerSecrets } from './core/admin/server-secrets.ts';
+import { RequestRates } from './core/request-rates.ts';
 import { SyncWorker } from './core/sync/worker.ts';
 import { TokenAttemptLimiter } from './core/tokens/attempt-limiter.ts';
 import type { Metrics } from './metrics/index.ts';
@@ -131,7 +132,14 @@ export async function buildDeps(
         perWorkspace: config.limits.openConsentsPerWorkspace,
         perWidgetToken: config.limits.openConsentsPerWidgetToken,
       },
-      requestsPerSecond: config.limits.requestsPerSecond,
+      requestRates: new RequestRates(
+        {
+          organization: config.limits.requestsPerSecond,
+          endUser: config.limits.endUserRequestsPerSecond,
+          workspaceEndUsers: config.limits.workspaceEndUserRequestsPerSecond,
+        },
+        () => now().getTime(),
+      ),
       tokenAttempts: new TokenAttemptLimiter(
         {
           perAddress: config.limits.tokenFailuresPerAddress,

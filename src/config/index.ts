@@ -55,7 +55,11 @@ export interface Config {
   limits: {
     workspacesPerOrganization: number;
     connectorsPerOrganization: number;
+    /** Per organization: its own callers; its end users (widget tokens) together get a bucket of this rate too. */
     requestsPerSecond: number;
+    /** Per widget token (one end user's connect page), and for all widget tokens of one workspace together. */
+    endUserRequestsPerSecond: number;
+    workspaceEndUserRequestsPerSecond: number;
     /** Failed token requests allowed per source address, and per client id, in a minute. */
     tokenFailuresPerAddress: number;
     tokenFailuresPerClient: number;
@@ -270,6 +274,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       workspacesPerOrganization: int('CES_MAX_WORKSPACES_PER_ORGANIZATION', 1000, 0, 10_000_000),
       connectorsPerOrganization: int('CES_MAX_CONNECTORS_PER_ORGANIZATION', 10_000, 0, 100_000_000),
       requestsPerSecond: int('CES_MAX_REQUESTS_PER_SECOND', 1000, 0, 10_000_000),
+      endUserRequestsPerSecond: int('CES_MAX_END_USER_REQUESTS_PER_SECOND', 10, 0, 10_000_000),
+      workspaceEndUserRequestsPerSecond: int(
+        'CES_MAX_WORKSPACE_END_USER_REQUESTS_PER_SECOND',
+        50,
+        0,
+        10_000_000,
+      ),
       tokenFailuresPerAddress: int('CES_TOKEN_FAILURES_PER_ADDRESS', 20, 0, 1_000_000),
       tokenFailuresPerClient: int('CES_TOKEN_FAILURES_PER_CLIENT', 100, 0, 1_000_000),
       openConsentsPerWorkspace: int('CES_MAX_OPEN_CONSENTS_PER_WORKSPACE', 100, 0, 1_000_000),

@@ -6,6 +6,7 @@ import type { OpenStateCaps, Store } from '../store/port.ts';
 import type { ServerSecrets } from './admin/server-secrets.ts';
 import type { ContextStoreObserver } from './context-store-observer.ts';
 import { DomainError } from './errors.ts';
+import type { RequestRates } from './request-rates.ts';
 import type { TokenAttemptLimiter } from './tokens/attempt-limiter.ts';
 
 /** Count limits per organization; 0 turns one off. */
@@ -30,6 +31,12 @@ export interface CoreDeps {
   openConsents: OpenStateCaps;
   /** Failed client-credential exchanges per client id and per source address (this process's own count). */
   tokenAttempts: TokenAttemptLimiter;
+  /**
+   * Requests per second per organization and per end user (this process's own count): the HTTP API's
+   * authentication takes from it, and so do what one request may fan out to (MCP messages, execute items) and
+   * download links.
+   */
+  requestRates: RequestRates;
   /** Told of every Context Store search (metrics); absent: no one. */
   contextStoreObserver?: ContextStoreObserver | undefined;
 }

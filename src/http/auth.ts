@@ -3,7 +3,6 @@ import { authenticateWidget, type Widget } from '../core/connect/widget.ts';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
 import { DomainError } from '../core/errors.ts';
 import { authenticate, authenticateKept } from '../core/tokens/authenticate.ts';
-import { OrganizationRateLimiter } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,13 +22,15 @@ declare module 'fastify' {
 /**
  * Authentication runs before the body is parsed: an anonymous caller learns nothing about validation. Every
  * route needs a bearer token unless it is marked `auth: false`; unknown routes answer 404 either way. The
- * organization's request rate is counted right after, so one tenant's burst cannot starve the others.
+ * request rate is counted right after (core/request-rates.ts), so one tenant's burst cannot starve the others:
+ * an application or scoped token's request against its organization's bucket, a widget token's against the
+ * end users' buckets, never the organization's own.
  */
 export function installAuth(
   app: FastifyInstance,
-  deps: Pick<CoreDeps, 'tokens' | 'store' | 'now'> & { requestsPerSecond: number },
+  deps: Pick<CoreDeps, 'tokens' | 'store' | 'requestRates'>,
 ): void {
-  const limiter = new OrganizationRateLimiter(deps.requestsPerSecond, () => deps.now().getTime());
+  const rates = deps.requestRates;
   app.decorateRequest('ctx', undefined);
   app.decorateRequest('widget', undefined);
   // Callback style: a caller whose token and application are in memory already (nearly every request) is let
@@ -42,22 +43,23 @@ export function installAuth(
     if (request.routeOptions.url === undefined || mode === false) return queueMicrotask(() => done());
     const admit = (ctx: RequestContext) => {
       request.ctx = ctx;
-      const wait = limiter.take(ctx.organizationId);
-      if (wait <= 0) return done();
-      done(
-        new DomainError(
-          'RATE_LIMITED',
-          `This organization sent more than ${deps.requestsPerSecond} requests per second (CES_MAX_REQUESTS_PER_SECOND); retry in ${wait} s.`,
-          { retryAfter: wait },
-        ),
-      );
+      const refused = rates.organization(ctx.organizationId);
+      if (refused) done(refused);
+      else done();
     };
     const authorization = request.headers.authorization;
     try {
       if (mode === 'widget') {
         authenticateWidget(deps, authorization).then(({ ctx, widget }) => {
+          request.ctx = ctx;
           request.widget = widget;
-          admit(ctx);
+          const refused = rates.endUser({
+            organizationId: widget.organizationId,
+            workspaceId: widget.workspaceId,
+            tokenId: widget.tokenId,
+          });
+          if (refused) done(refused);
+          else done();
         }, done);
         return;
       }

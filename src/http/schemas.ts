@@ -31,7 +31,7 @@ export function withErrors(
   extra: number[] = [],
 ): Record<number, TSchema> {
   const out: Record<number, TSchema> = { ...responses };
-  // 429: every authenticated route counts against its organization's request rate.
+  // 429: every authenticated route counts against a request rate (its organization's, or its end user's).
   for (const status of [400, 401, 403, 404, 413, 415, 422, 429, 500, ...extra])
     out[status] = Type.Ref('ApiErrorResponse');
   return out;

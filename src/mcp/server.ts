@@ -26,8 +26,20 @@ the entities, actions and params, then execute (batched; every read needs select
 search (indexed records, fast, no live API call). Page with params.cursor = connector_metadata.end_cursor.
 Never ask the user for credentials in the chat: use the connect tool.`;
 
+/**
+ * The JSON-RPC error a resource or listing request over the request rate answers (a tool call answers a tool
+ * error instead): in the range JSON-RPC leaves to servers, clear of the codes the MCP SDK gives a meaning.
+ */
+export const RATE_LIMITED_RPC_CODE = -32029;
+
 function toolError(err: DomainError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorOf(err) }) }] };
+}
+
+/** Counts a request against the caller's rate before its handler does any work. */
+function admit(tc: ToolContext): void {
+  const refused = tc.take();
+  if (refused) throw new McpError(RATE_LIMITED_RPC_CODE, refused.message, errorOf(refused));
 }
 
 export function createMcpServer(tc: ToolContext): Server {
@@ -35,18 +47,24 @@ export function createMcpServer(tc: ToolContext): Server {
     capabilities: { tools: {}, resources: {} },
     instructions: INSTRUCTIONS,
   });
-  // The skills (the same documents as GET /api/v1/skills/docs), as markdown: how to authenticate, page and
-  // search, and one per connector type.
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: allSkills(tc.deps).map((s) => ({
-      uri: `${SKILL_SCHEME}${encodeURIComponent(s.id)}`,
-      name: s.id,
-      title: s.title,
-      description: s.summary,
-      mimeType: 'text/markdown',
-    })),
-  }));
+  // Each request of a batch is counted on its own against the request rate, as an HTTP request is, before it
+  // does any work (initialize and ping do none: not counted). The skills (the same documents as
+  // GET /api/v1/skills/docs) are resources, as markdown: how to authenticate, page and search, and one per
+  // connector type.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    admit(tc);
+    return {
+      resources: allSkills(tc.deps).map((s) => ({
+        uri: `${SKILL_SCHEME}${encodeURIComponent(s.id)}`,
+        name: s.id,
+        title: s.title,
+        description: s.summary,
+        mimeType: 'text/markdown',
+      })),
+    };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    admit(tc);
     const { uri } = request.params;
     const id = uri.startsWith(SKILL_SCHEME) ? decodeURIComponent(uri.slice(SKILL_SCHEME.length)) : undefined;
     try {
@@ -58,16 +76,21 @@ export function createMcpServer(tc: ToolContext): Server {
       throw err;
     }
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: t.inputSchema as { type: 'object'; [k: string]: unknown },
-      annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: true },
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    admit(tc);
+    return {
+      tools: TOOLS.map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema as { type: 'object'; [k: string]: unknown },
+        annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: true },
+      })),
+    };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const refused = tc.take();
+    if (refused) return toolError(refused);
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool) return toolError(new DomainError('NOT_FOUND', `No tool named ${request.params.name}.`));
     try {

@@ -48,6 +48,8 @@ export async function serveStdio(deps: CoreDeps, opts: StdioOptions): Promise<vo
     ctx,
     publicBase: opts.publicBase,
     onInternalError: opts.onInternalError,
+    // No HTTP request paid for anything: every request counts, in this process's own buckets.
+    take: () => deps.requestRates.organization(ctx.organizationId),
   });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -24,6 +24,12 @@ export interface ToolContext {
   publicBase: string;
   /** Told of unexpected failures (logged by the transport); the caller sees only INTERNAL_ERROR. */
   onInternalError?: (err: unknown) => void;
+  /**
+   * Counts one unit of work against the caller's request rate before it starts (each tool or resource request,
+   * each execute item after a call's first): undefined to go ahead, else the RATE_LIMITED to answer instead.
+   * The transport decides what its own request already paid for.
+   */
+  take: () => DomainError | undefined;
 }
 
 export interface Tool<S extends TSchema = TSchema> {
@@ -242,15 +248,21 @@ async function runItem(tc: ToolContext, item: Static<typeof ExecuteItem>, maxCha
   }
 }
 
+/** A tool's or an item's error: the HTTP error body's members that mean something outside HTTP. */
 export function errorOf(err: DomainError) {
-  return { code: err.code, message: err.message, ...(err.errors.length > 0 ? { errors: err.errors } : {}) };
+  return {
+    code: err.code,
+    message: err.message,
+    ...(err.errors.length > 0 ? { errors: err.errors } : {}),
+    ...(err.retryAfter !== undefined ? { retry_after: Math.max(0, Math.ceil(err.retryAfter)) } : {}),
+  };
 }
 
 const executeTool = defineTool({
   name: 'execute',
   title: 'Execute connector actions',
   description:
-    'Runs a batch of entity/action calls against live APIs, concurrently. Each read needs select_fields (dotted paths to keep) or exclude_fields. Each answer is capped at max_chars_per_item; a cut answer says so and how to page. Page on with params.cursor = connector_metadata.end_cursor.',
+    'Runs a batch of entity/action calls against live APIs, concurrently. Each read needs select_fields (dotted paths to keep) or exclude_fields. Each answer is capped at max_chars_per_item; a cut answer says so and how to page. Page on with params.cursor = connector_metadata.end_cursor. Each item counts as one request against the rate limit: an item over it answers RATE_LIMITED with retry_after (seconds).',
   readOnly: false,
   inputSchema: Type.Object(
     {
@@ -261,7 +273,16 @@ const executeTool = defineTool({
   ),
   async run(input, tc) {
     const max = input.max_chars_per_item ?? DEFAULT_MAX_CHARS;
-    return { json: { results: await Promise.all(input.items.map((item) => runItem(tc, item, max))) } };
+    // Each item is a call of its own, as a POST of the HTTP execute route is: the tool call paid for the first,
+    // each further one is counted before it starts (synchronously, in order), and one over the rate answers
+    // RATE_LIMITED in its place without calling the provider.
+    const results = input.items.map((item, i) => {
+      const refused = i === 0 ? undefined : tc.take();
+      if (!refused) return runItem(tc, item, max);
+      const where = { connector_id: item.connector_id, entity: item.entity, action: item.action };
+      return { ...where, status: 'error', error: errorOf(refused) };
+    });
+    return { json: { results: await Promise.all(results) } };
   },
 });
 

@@ -68,7 +68,10 @@ export class TokenService {
     return { token, expiresIn };
   }
 
-  /** The claims, the token's expiry, and its id (`jti`), which the open consent flows of one token count by. */
+  /**
+   * The claims, the token's expiry, and its id (`jti`, `tokenId`), by which one end user's request rate and open
+   * consent flows are counted.
+   */
   async verifyWidget(token: string): Promise<WidgetClaims & { expiresAt: string; tokenId: string }> {
     try {
       const { payload: p } = await jwtVerify(token, this.key, {
@@ -84,6 +87,7 @@ export class TokenService {
         typeof p.ws !== 'string' ||
         typeof p.origin !== 'string' ||
         !p.sub ||
+        typeof p.jti !== 'string' ||
         !p.jti ||
         tags === undefined ||
         (p.tags_mode !== 'all' && p.tags_mode !== 'any')
@@ -97,8 +101,8 @@ export class TokenService {
         allowedOrigin: p.origin,
         tags,
         tagsMode: p.tags_mode,
-        expiresAt: new Date((p.exp ?? 0) * 1000).toISOString(),
         tokenId: p.jti,
+        expiresAt: new Date((p.exp ?? 0) * 1000).toISOString(),
       };
     } catch (err) {
       if (err instanceof DomainError) throw err;

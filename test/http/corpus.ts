@@ -43,6 +43,8 @@ export function useCorpus(): Corpus {
     // Limits off: throttled answers are fine, but would stop the corpus reaching the handlers.
     a = await startWithAnyUpstream({
       CES_MAX_REQUESTS_PER_SECOND: '0',
+      CES_MAX_END_USER_REQUESTS_PER_SECOND: '0',
+      CES_MAX_WORKSPACE_END_USER_REQUESTS_PER_SECOND: '0',
       CES_TOKEN_FAILURES_PER_ADDRESS: '0',
       CES_TOKEN_FAILURES_PER_CLIENT: '0',
       CES_BODY_LIMIT_BYTES: String(4 * 1024 * 1024),

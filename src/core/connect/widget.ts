@@ -72,6 +72,7 @@ export async function issueWidgetToken(
 
 export interface Widget extends WidgetClaims {
   expiresAt: string;
+  /** The token's own id: its end user's request rate and its open consent flows are counted by it. */
   tokenId: string;
 }
 

@@ -49,9 +49,12 @@ export async function createDownloadLink(
   };
 }
 
-/** The request a link stands for; UNAUTHENTICATED when it is forged, expired, or its application revoked. */
+/**
+ * The request a link stands for; UNAUTHENTICATED when it is forged, expired, or its application revoked.
+ * Following it counts against its organization's request rate, as the request with a token would.
+ */
 export async function openDownloadLink(
-  deps: Pick<CoreDeps, 'store' | 'secrets' | 'now'>,
+  deps: Pick<CoreDeps, 'store' | 'secrets' | 'now' | 'requestRates'>,
   link: string,
 ): Promise<{ ctx: RequestContext; connectorId: string; entity: string; params: Record<string, unknown> }> {
   const body = verifyValue(deps.secrets.cursorKey, PURPOSE, link) as Partial<LinkBody> | undefined;
@@ -71,6 +74,8 @@ export async function openDownloadLink(
     throw new DomainError('UNAUTHENTICATED', 'This download link has expired; ask for a new one.');
   if (!(await deps.store.applications.isActiveInOrganization(body.a, body.o)))
     throw new DomainError('UNAUTHENTICATED', 'The application behind this download link has been revoked.');
+  const refused = deps.requestRates.organization(body.o);
+  if (refused) throw refused;
   return {
     ctx: {
       organizationId: body.o,

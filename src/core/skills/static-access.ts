@@ -98,7 +98,7 @@ export function authenticationSkill(): SkillDocument {
               ['404', 'An id of another organization is always a 404, never a 403.'],
               [
                 '429 RATE_LIMITED',
-                'Over CES_MAX_REQUESTS_PER_SECOND for the organization: wait retry_after.',
+                'Over CES_MAX_REQUESTS_PER_SECOND for the organization (each MCP request and execute item counts; the connect page has limits of its own): wait retry_after.',
               ],
             ],
           ),

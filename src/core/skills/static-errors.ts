@@ -80,7 +80,7 @@ const MEANING: Record<ErrorCode, string> = {
   WORKSPACE_INACTIVE:
     'The workspace is inactive; PUT /api/v1/workspaces/{id} {"status":"active"} to execute again.',
   RATE_LIMITED:
-    'This service’s own request limit (per organization, or failed token attempts): wait retry_after seconds.',
+    'This service’s own request limit (per organization, per connect-page end user, or failed token attempts): wait retry_after seconds.',
   QUOTA_EXCEEDED:
     'A count limit of the organization (workspaces, connectors); waiting does not help, deleting does.',
   SERVER_BUSY: 'This process is out of room for upstream answers or searches: retry after Retry-After.',

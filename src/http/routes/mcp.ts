@@ -59,11 +59,16 @@ export function register(app: App, deps: AppDeps) {
         );
       }
       const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
+      const ctx = ctxOf(request);
+      // Authentication counted this request once: that pays for its first tool or resource request; each
+      // further one of a batch is counted as a request of its own, so a batch does what as many requests may.
+      let prepaid = 1;
       const server = createMcpServer({
         deps,
-        ctx: ctxOf(request),
+        ctx,
         publicBase: publicBase(deps, request),
         onInternalError: (err) => request.log.error({ err }, 'mcp tool failed'),
+        take: () => (prepaid-- > 0 ? undefined : deps.requestRates.organization(ctx.organizationId)),
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

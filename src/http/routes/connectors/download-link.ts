@@ -11,7 +11,8 @@ export function register(app: App, deps: CoreDeps) {
   app.get(
     '/api/v1/downloads',
     {
-      // The signed, expiring link is the credential (its application is checked as a token's would be).
+      // The signed, expiring link is the credential (its application is checked, and its organization's request
+      // rate counted, as a token's would be).
       config: { auth: false },
       schema: {
         tags: ['Execute'],
