@@ -10,7 +10,7 @@
  * organization's own line (its share of the readers) it is refused as the organization's doing (429
  * SEARCH_QUEUE_FULL); past it across every organization's line, in the order turns would run them, as the
  * process's (503 SERVER_BUSY). So fifty clients of cheap searches wait their turn, and only work the readers
- * can't clear in time is refused, at once, instead of after waiting for nothing. Counts bound the lines too,
+ * can't clear in time is refused, without holding a place in line for nothing. Counts bound the lines too,
  * only for memory's sake.
  */
 import { DomainError } from '../core/errors.ts';
@@ -78,6 +78,8 @@ export interface Refusal {
   waiting: number;
   /** the wait the search could expect (ms) */
   waitMs: number;
+  /** how long until such a search would be let in: the readers clear the excess, or one of the line leaves (ms) */
+  untilMs: number;
 }
 
 interface Line<T> {
@@ -113,13 +115,23 @@ export class FairQueue<T> {
       running.size + queued,
       o.perOrganization,
     );
-    if (queued >= o.waitingPerOrganization)
-      return { whose: 'organization', by: 'count', waiting: queued, waitMs: ownWait };
-    if (ownWait > o.maxWaitMs) return { whose: 'organization', by: 'wait', waiting: queued, waitMs: ownWait };
+    const refuse = (
+      whose: Refusal['whose'],
+      by: Refusal['by'],
+      waiting: number,
+      waitMs: number,
+    ): Refusal => ({
+      whose,
+      by,
+      waiting,
+      waitMs,
+      untilMs: by === 'wait' ? waitMs - o.maxWaitMs : waitMs / Math.max(1, waiting),
+    });
+    if (queued >= o.waitingPerOrganization) return refuse('organization', 'count', queued, ownWait);
+    if (ownWait > o.maxWaitMs) return refuse('organization', 'wait', queued, ownWait);
     const wait = this.turnWait(organization, now);
-    if (this.total >= o.waitingTotal)
-      return { whose: 'process', by: 'count', waiting: this.total, waitMs: wait };
-    if (wait > o.maxWaitMs) return { whose: 'process', by: 'wait', waiting: this.total, waitMs: wait };
+    if (this.total >= o.waitingTotal) return refuse('process', 'count', this.total, wait);
+    if (wait > o.maxWaitMs) return refuse('process', 'wait', this.total, wait);
     const cost = o.costs.estimate(organization, shape);
     const entry: Entry<T> = { organization, shape, item, cost, startedAt: 0 };
     if (line) {

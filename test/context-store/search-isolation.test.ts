@@ -231,11 +231,12 @@ describe('searches on one reader thread', () => {
     );
   });
 
-  test("a flood of one organization's costly searches hears 429 SEARCH_QUEUE_FULL at once, never 503, from the listening server", async () => {
+  test("a flood of one organization's costly searches hears 429 SEARCH_QUEUE_FULL, never 503, from the listening server", async () => {
     // Its cost learnt: a HEAVY search runs its whole budget.
     assertErrorBody(await search(h, a, HEAVY), 503, 'SEARCH_TIMEOUT');
     // One runs, the next two are expected to start within two budgets (800 ms) and wait; the others would wait
-    // longer behind the organization's own searches: refused as soon as they arrive, as the organization's doing.
+    // longer behind the organization's own searches: refused as the organization's doing, without a place in line
+    // (answered once their line would have let them in).
     const replies = await Promise.all(Array.from({ length: 36 }, () => post(base, a, HEAVY)));
     const codes = replies.map((r) => `${r.status} ${r.json.code}`);
     assert.deepEqual(
@@ -255,7 +256,7 @@ describe('searches on one reader thread', () => {
     }
     assert.ok(
       refused.some((r) => /would keep this one waiting about \d+ ms/.test(r.json.message)),
-      'refused when it arrived, not after waiting',
+      'refused when it arrived, not after waiting in line',
     );
     // And the reader is free again, for either organization.
     assert.equal((await post(base, b, CHEAP)).status, 200);
