@@ -15,7 +15,7 @@ import { isDomainError } from './errors.ts';
  */
 export type SyncOutcome = 'success' | 'stopped' | 'lease_lost' | 'rate_limited' | 'retry' | 'failed';
 
-export type SearchOutcome = 'ok' | 'invalid_query' | 'timeout' | 'busy' | 'error';
+export type SearchOutcome = 'ok' | 'invalid_query' | 'timeout' | 'queue_full' | 'busy' | 'error';
 
 export interface ContextStoreObserver {
   /** Records written to the index by one committed batch of a pass. */
@@ -33,6 +33,8 @@ export function searchOutcome(err: unknown): SearchOutcome {
       return 'invalid_query';
     case 'SEARCH_TIMEOUT':
       return 'timeout';
+    case 'SEARCH_QUEUE_FULL':
+      return 'queue_full';
     case 'SERVER_BUSY':
       return 'busy';
     default:

@@ -46,6 +46,8 @@ export const ERROR_CODES = [
   'INVALID_QUERY',
   'CONTEXT_STORE_NOT_READY',
   'SEARCH_TIMEOUT',
+  // The organization's own searches waiting already would keep another waiting past its time (429).
+  'SEARCH_QUEUE_FULL',
   // upstream
   'UPSTREAM_AUTH_FAILED',
   'UPSTREAM_FORBIDDEN',

@@ -25,7 +25,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   // A count limit of the organization (workspaces, connectors): waiting does not help, deleting or an
   // operator raising the limit does, so it is not a 429.
   QUOTA_EXCEEDED: 403,
-  // This process is out of a shared resource (buffered upstream bytes, search readers): Retry-After.
+  // This process is out of a shared resource (buffered upstream bytes, search readers for every organization):
+  // Retry-After.
   SERVER_BUSY: 503,
   NOT_FOUND: 404,
   WORKSPACE_NOT_FOUND: 404,
@@ -44,6 +45,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   CONTEXT_STORE_NOT_READY: 409,
   // The search ran past its time budget and was stopped; a narrower filter helps.
   SEARCH_TIMEOUT: 503,
+  // The organization's searches waiting already fill its share of the search readers for as long as a search
+  // may wait: its own doing, so a 429 with Retry-After (SERVER_BUSY is the whole process being overloaded).
+  SEARCH_QUEUE_FULL: 429,
   INVALID_CURSOR: 422,
   // The stored OAuth2 grant was refused; only new credentials from the connector's owner help.
   CONNECTOR_REAUTH_REQUIRED: 424,

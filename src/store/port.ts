@@ -531,8 +531,11 @@ export interface ContextStoreRepo {
    * One page of a search over a connector's index, compiled by the adapter for its own SQL dialect; only rows
    * of the organization's connector. Each row's `data` is the record's stored JSON text. Runs off the request
    * path's thread where the adapter can, taking turns fairly across organizations, and within the configured
-   * time budget: SEARCH_TIMEOUT when it ran past it (the database work has stopped), SERVER_BUSY (Retry-After)
-   * when it could not start in time; INVALID_QUERY before anything runs.
+   * time budget: SEARCH_TIMEOUT when it ran past it (the database work has stopped). A search is let in to wait
+   * by the wait its organization's searches ahead of it imply (search-queue.ts, shared by both adapters):
+   * SEARCH_QUEUE_FULL (Retry-After) when they would keep it waiting too long, or it gave up waiting behind
+   * them; SERVER_BUSY (Retry-After) when every organization's searches together would, or it gave up waiting
+   * behind other organizations'; INVALID_QUERY before anything runs.
    */
   search(
     organizationId: string,

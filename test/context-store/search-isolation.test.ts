@@ -1,8 +1,8 @@
 // Context Store searches run on reader threads, within a time budget, taking turns across organizations: a
 // search past its budget is stopped inside SQLite (its read transaction is over by the time the 503 arrives)
 // and the reader serves the next search; one organization's flood of heavy searches neither delays /healthz
-// nor keeps another organization's searches waiting behind it; a query nested thousands of levels deep is a
-// 422. Heavy searches are made heavy with data (records added straight to the index), never with timing.
+// nor keeps another organization's searches waiting behind it, and is refused as its own doing (429), while 50
+// clients of cheap searches all wait their turn; a query nested thousands of levels deep is a 422. Heavy searches are made heavy with data (records added straight to the index), never with timing.
 // ces-test: sqlite-only — the reader threads and the per-row budget guard are the SQLite adapter's
 // (PostgreSQL's statement timeout and search slots are tested in test/contract/postgres-search.test.ts).
 import assert from 'node:assert/strict';
@@ -41,7 +41,8 @@ interface Org {
 }
 
 /** A harness with two organizations, each with a GitHub connector whose issues are searchable. */
-async function start(env: Record<string, string>) {
+/** `bulk` large issues are added to the first organization's index. */
+async function start(env: Record<string, string>, bulk = BULK) {
   const { h, close } = await startWithGithub(undefined, env);
   const a = await connectorOf(h, await h.token());
   const other = await h.otherOrg();
@@ -55,7 +56,7 @@ async function start(env: Record<string, string>) {
     );
   }
   await h.deps.worker.stop();
-  addIssues(h, a.connectorId, BULK);
+  if (bulk > 0) addIssues(h, a.connectorId, bulk);
   return { h, a, b, close };
 }
 
@@ -114,6 +115,18 @@ function search(h: Harness, org: Org, filter: unknown) {
 
 type Reply = Awaited<ReturnType<typeof search>>;
 
+/** The same search over a real connection to the listening server. */
+async function post(base: string, org: Org, filter: unknown): Promise<Reply> {
+  const res = await fetch(`${base}/api/v1/integrations/connectors/${org.connectorId}/execute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ entity: 'issues', action: 'search', params: { query: { filter }, limit: 5 } }),
+  });
+  const raw = Buffer.from(await res.arrayBuffer());
+  const body = raw.toString();
+  return { status: res.status, headers: Object.fromEntries(res.headers), body, raw, json: JSON.parse(body) };
+}
+
 function assertErrorBody(res: Reply, status: number, code: string) {
   assert.equal(res.status, status, res.body);
   assert.equal(res.json.code, code);
@@ -155,11 +168,13 @@ describe('searches on one reader thread', () => {
   let h: Harness;
   let a: Org;
   let b: Org;
+  let base: string;
   let close: () => Promise<unknown>;
   before(async () => {
     // A budget far below a HEAVY search's run, and long enough that on a slow or paused machine b's search still
     // arrives while one of a's runs (at 100 ms, a CI run under load once saw a's second search go first).
     ({ h, a, b, close } = await start({ CES_SEARCH_THREADS: '1', CES_SEARCH_TIMEOUT_MS: '400' }));
+    base = await h.app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(async () => {
     await close();
@@ -216,26 +231,36 @@ describe('searches on one reader thread', () => {
     );
   });
 
-  test('searches that cannot get a reader in time are refused with 503 SERVER_BUSY and Retry-After', async () => {
-    // One runs, 32 wait (the most one organization may have waiting), 3 are refused at once; of those waiting,
-    // the ones still waiting after three budgets give up.
-    const requests: Record<string, () => Promise<Reply>> = {};
-    for (let i = 0; i < 36; i++) requests[`a${i}`] = () => search(h, a, HEAVY);
-    const { replies } = await race(requests);
-    const busy = Object.values(replies).filter((r) => r.status === 503 && r.json.code === 'SERVER_BUSY');
-    const timedOut = Object.values(replies).filter(
-      (r) => r.status === 503 && r.json.code === 'SEARCH_TIMEOUT',
+  test("a flood of one organization's costly searches hears 429 SEARCH_QUEUE_FULL, never 503, from the listening server", async () => {
+    // Its cost learnt: a HEAVY search runs its whole budget.
+    assertErrorBody(await search(h, a, HEAVY), 503, 'SEARCH_TIMEOUT');
+    // One runs, the next two are expected to start within two budgets (800 ms) and wait; the others would wait
+    // longer behind the organization's own searches: refused as the organization's doing, without a place in line
+    // (answered once their line would have let them in).
+    const replies = await Promise.all(Array.from({ length: 36 }, () => post(base, a, HEAVY)));
+    const codes = replies.map((r) => `${r.status} ${r.json.code}`);
+    assert.deepEqual(
+      codes.filter((c) => c !== '503 SEARCH_TIMEOUT' && c !== '429 SEARCH_QUEUE_FULL'),
+      [],
+      codes.join(', '),
     );
-    assert.equal(busy.length + timedOut.length, 36);
-    assert.ok(timedOut.length >= 1 && timedOut.length <= 4, `${timedOut.length} ran`);
-    for (const r of busy) {
-      assertErrorBody(r, 503, 'SERVER_BUSY');
-      assert.equal(r.headers['retry-after'], '1');
+    const ran = codes.filter((c) => c === '503 SEARCH_TIMEOUT').length;
+    assert.ok(ran >= 1, codes.join(', '));
+    const refused = replies.filter((r) => r.status === 429);
+    assert.ok(refused.length >= 20, codes.join(', '));
+    for (const r of refused) {
+      assertErrorBody(r, 429, 'SEARCH_QUEUE_FULL');
+      assert.ok(Number(r.headers['retry-after']) >= 1, r.body);
+      assert.equal(r.json.retry_after, Number(r.headers['retry-after']));
+      assert.equal(r.json.errors[0].error_code, 'search_queue_full');
     }
-    assert.equal(busy.filter((r) => /waiting already/.test(r.json.message)).length, 3);
-    assert.ok(busy.some((r) => /waited 1200 ms/.test(r.json.message)));
-    // And the reader is free again.
-    assert.equal((await search(h, b, CHEAP)).status, 200);
+    assert.ok(
+      refused.some((r) => /would keep this one waiting about \d+ ms/.test(r.json.message)),
+      'refused when it arrived, not after waiting in line',
+    );
+    // And the reader is free again, for either organization.
+    assert.equal((await post(base, b, CHEAP)).status, 200);
+    assert.equal((await post(base, a, CHEAP)).status, 200);
   });
 
   test('a filter or sort nested thousands of levels deep is a 422, at the HTTP API and in the search verb', async () => {
@@ -312,10 +337,46 @@ describe('searches on two reader threads', () => {
       },
     });
     for (const r of others) assert.equal(r.status, 200, r.body);
-    assert.equal(order[0], 'others', `completion order: ${order.join(', ')}`);
+    const codes = Object.entries(replies).map(([name, r]) => `${name}: ${r.json.code ?? r.status}`);
+    assert.equal(order[0], 'others', `completion order: ${order.join(', ')} (${codes.join(', ')})`);
+    // Ran past its budget, or waited in vain behind its own: never the process's busy signal.
     for (let i = 0; i < 4; i++) {
       const r = replies[`a${i}`]!;
-      assert.ok(['SEARCH_TIMEOUT', 'SERVER_BUSY'].includes(r.json.code), r.body);
+      assert.ok(['SEARCH_TIMEOUT', 'SEARCH_QUEUE_FULL'].includes(r.json.code), r.body);
     }
+  });
+});
+
+describe('cheap searches at the default settings', () => {
+  let h: Harness;
+  let b: Org;
+  let base: string;
+  let close: () => Promise<unknown>;
+  before(async () => {
+    // Two reader threads and a 2 s budget (the defaults); no large index: every search here is cheap.
+    ({ h, b, close } = await start({}, 0));
+    base = await h.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  after(async () => {
+    await close();
+  });
+
+  test('50 clients of one organization running cheap fuzzy searches at once all wait their turn: 500 answers, all 200, from the listening server', async () => {
+    const fuzzy = { fuzzy: { title: 'widget jams' } };
+    const found = await post(base, b, fuzzy);
+    assert.equal(found.status, 200, found.body);
+    assert.ok(found.json.result.length >= 1, 'the fuzzy search finds issues');
+    // 50 at once is past the 32 one organization could once have waiting; each waits a few milliseconds.
+    const codes: Record<string, number> = {};
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        for (let i = 0; i < 10; i++) {
+          const r = await post(base, b, fuzzy);
+          const key = r.status === 200 ? '200' : `${r.status} ${r.json.code}`;
+          codes[key] = (codes[key] ?? 0) + 1;
+        }
+      }),
+    );
+    assert.deepEqual(codes, { '200': 500 });
   });
 });

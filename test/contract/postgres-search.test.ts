@@ -1,5 +1,7 @@
 // Context Store searches on PostgreSQL stop at their time budget (the statement timeout) with SEARCH_TIMEOUT,
-// and the connection they ran on serves the next search. Made heavy with data, never with timing.
+// and the connection they ran on serves the next search; they wait their turn as on SQLite (search-queue.ts):
+// a flood of one organization's costly searches is refused as its own doing, a crowd of cheap ones all run.
+// Made heavy with data, never with timing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -15,9 +17,10 @@ let db: TestDatabase;
 let store: Store;
 let org: string;
 let connectorId: string;
+let schema: string;
 before(async () => {
   db = await createTestDatabase();
-  const schema = db.schema();
+  schema = db.schema();
   // The smallest budget the configuration allows.
   ({ store } = await openPostgresStore({
     url: db.url,
@@ -81,5 +84,62 @@ describe('PostgreSQL search budget', () => {
     const other = await newOrg(store);
     const rows = await store.contextStore.search(other, connectorId, layout, { limit: 10, offset: 0 });
     assert.deepEqual(rows, []);
+  });
+});
+
+describe('PostgreSQL searches waiting their turn', () => {
+  const heavy = { filter: { like: { title: '%zzz%' } }, limit: 10, offset: 0 };
+  const codeOf = (r: PromiseSettledResult<unknown>) =>
+    r.status === 'fulfilled' ? 'ok' : String((r.reason as { code?: string }).code ?? r.reason);
+
+  it("a flood of one organization's costly searches: some run out their budget, the others hear SEARCH_QUEUE_FULL, none SERVER_BUSY", async () => {
+    // Its cost learnt: it runs its whole budget (10 ms), and a search may expect to wait two.
+    await assert.rejects(
+      store.contextStore.search(org, connectorId, layout, heavy),
+      (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'SEARCH_TIMEOUT');
+        return true;
+      },
+    );
+    const settled = await Promise.allSettled(
+      Array.from({ length: 20 }, () => store.contextStore.search(org, connectorId, layout, heavy)),
+    );
+    const codes = settled.map(codeOf);
+    assert.deepEqual(
+      codes.filter((c) => c !== 'SEARCH_TIMEOUT' && c !== 'SEARCH_QUEUE_FULL'),
+      [],
+      codes.join(', '),
+    );
+    assert.ok(codes.includes('SEARCH_TIMEOUT'), codes.join(', '));
+    assert.ok(codes.includes('SEARCH_QUEUE_FULL'), codes.join(', '));
+  });
+
+  it('200 cheap searches of one organization at once all run', async () => {
+    // The default budget, on the same database: the owner look-ups run ten at a time, the searches one at a
+    // time (one of the two slots is left to other organizations), so most of them wait.
+    const { store: defaults } = await openPostgresStore({
+      url: db.url,
+      schema,
+      migrate: false,
+      search: { timeoutMs: 2000, threads: 2 },
+    });
+    try {
+      const settled = await Promise.allSettled(
+        Array.from({ length: 200 }, (_, i) =>
+          defaults.contextStore.search(org, connectorId, layout, {
+            filter: { eq: { number: 1000 + i } },
+            limit: 10,
+            offset: 0,
+          }),
+        ),
+      );
+      const codes = settled.map(codeOf);
+      assert.deepEqual(
+        codes.filter((c) => c !== 'ok'),
+        [],
+      );
+    } finally {
+      await defaults.close();
+    }
   });
 });

@@ -83,7 +83,10 @@ export class ConflictError extends CesError {
 export class ValidationError extends CesError {
   override readonly name = 'ValidationError';
 }
-/** 429: `RATE_LIMITED` (ces's own limit) or `UPSTREAM_RATE_LIMITED`; wait `retryAfter` seconds. */
+/**
+ * 429: `RATE_LIMITED` (ces's own limit), `SEARCH_QUEUE_FULL` (your organization's searches waiting already) or
+ * `UPSTREAM_RATE_LIMITED`; wait `retryAfter` seconds.
+ */
 export class RateLimitError extends CesError {
   override readonly name = 'RateLimitError';
 }

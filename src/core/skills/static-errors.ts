@@ -42,6 +42,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   INVALID_QUERY: 422,
   CONTEXT_STORE_NOT_READY: 409,
   SEARCH_TIMEOUT: 503,
+  SEARCH_QUEUE_FULL: 429,
   UPSTREAM_AUTH_FAILED: 424,
   UPSTREAM_FORBIDDEN: 424,
   UPSTREAM_NOT_FOUND: 404,
@@ -83,7 +84,8 @@ const MEANING: Record<ErrorCode, string> = {
     'This service’s own request limit (per organization, per connect-page end user, or failed token attempts): wait retry_after seconds.',
   QUOTA_EXCEEDED:
     'A count limit of the organization (workspaces, connectors); waiting does not help, deleting does.',
-  SERVER_BUSY: 'This process is out of room for upstream answers or searches: retry after Retry-After.',
+  SERVER_BUSY:
+    'This process is out of room for upstream answers, or its search readers are busy for every organization: retry after Retry-After.',
   NOT_FOUND:
     'No such thing (an organization, skill, section or asset). An id of another organization is a 404 too.',
   WORKSPACE_NOT_FOUND: 'No workspace with that id or name in your organization.',
@@ -112,6 +114,8 @@ const MEANING: Record<ErrorCode, string> = {
   CONTEXT_STORE_NOT_READY:
     'This entity has no page stored yet (or failed before storing one; the message says why): use list/get meanwhile, follow inspect until its ready_for_search is true.',
   SEARCH_TIMEOUT: 'The search ran past its time budget: narrow the filter.',
+  SEARCH_QUEUE_FULL:
+    'Your organization’s searches waiting already would keep this one waiting too long: send fewer at once or cheaper ones, retry after Retry-After.',
   UPSTREAM_AUTH_FAILED:
     'The provider refused the connector’s stored credentials (your own token is fine): rotate them.',
   UPSTREAM_FORBIDDEN: 'The provider says the stored credentials lack access to this resource.',
@@ -136,6 +140,7 @@ const RETRYABLE: ErrorCode[] = [
   'RATE_LIMITED',
   'UPSTREAM_RATE_LIMITED',
   'SERVER_BUSY',
+  'SEARCH_QUEUE_FULL',
   'UPSTREAM_BUSY',
   'UPSTREAM_TIMEOUT',
   'UPSTREAM_UNAVAILABLE',

@@ -158,7 +158,7 @@ export function searchDslSkill(): SkillDocument {
           list([
             'Past a limit: 422 INVALID_QUERY naming the path, with errors[0].details {limit, max}.',
             'A search running past its time budget (CES_SEARCH_TIMEOUT_MS, default 2000) is stopped: 503 SEARCH_TIMEOUT; narrow the filter.',
-            'Too many searches waiting: 503 SERVER_BUSY with Retry-After.',
+            'Searches wait their turn; one your organization’s searches already waiting would keep waiting past two budgets is refused: 429 SEARCH_QUEUE_FULL with Retry-After (send fewer at once, or cheaper ones). When the search readers are busy for every organization: 503 SERVER_BUSY with Retry-After.',
           ]),
         ],
       },

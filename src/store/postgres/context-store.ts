@@ -19,7 +19,9 @@ import type {
   SyncCheckpoint,
   SyncJob,
 } from '../port.ts';
-import { SearchSlots, searchTimeout } from '../search-queue.ts';
+import { searchShape } from '../search-costs.ts';
+import { searchTimeout } from '../search-queue.ts';
+import { SearchSlots } from '../search-slots.ts';
 import {
   foldStats,
   lastOfEachKey,
@@ -58,7 +60,7 @@ export class PostgresContextStore implements ContextStoreRepo {
     private readonly pool: pg.Pool,
     private readonly searchOptions: { timeoutMs: number; threads: number },
   ) {
-    this.slots = new SearchSlots(searchOptions.threads, searchOptions.timeoutMs);
+    this.slots = new SearchSlots({ slots: searchOptions.threads, budgetMs: searchOptions.timeoutMs });
   }
 
   /**
@@ -389,7 +391,7 @@ export class PostgresContextStore implements ContextStoreRepo {
     // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
     const compiled = compileSearch(layout, found?.connector_key ?? 0, request, postgresSearchDialect);
     if (found?.organization_id !== organizationId || found.connector_key === null) return [];
-    return this.slots.run(organizationId, () =>
+    return this.slots.run(organizationId, searchShape(connectorId, compiled.sql), () =>
       this.tx(async (client) => {
         // Milliseconds, an integer from the configuration.
         await client.query(`SET LOCAL statement_timeout = ${Math.floor(this.searchOptions.timeoutMs)}`);

@@ -32,18 +32,23 @@ port.on('message', (request: ReaderRequest) => {
       return;
     case 'search': {
       let reply: ReaderReply;
+      // The search's own run time, for its cost estimate: not the thread's start nor a refresh before it.
+      const t0 = performance.now();
       try {
-        reply = { id: request.id, ok: true, rows: reader.run(request.job, request.budgetMs) };
+        const rows = reader.run(request.job, request.budgetMs);
+        reply = { id: request.id, ok: true, rows, ms: performance.now() - t0 };
       } catch (err) {
+        const ms = performance.now() - t0;
         reply =
           err instanceof SearchBudgetExceeded
-            ? { id: request.id, ok: false, timeout: true, message: err.message }
+            ? { id: request.id, ok: false, timeout: true, message: err.message, ms }
             : // SQLite's messages name tables and columns, never bound values: safe to pass on.
               {
                 id: request.id,
                 ok: false,
                 timeout: false,
                 message: err instanceof Error ? err.message : String(err),
+                ms,
               };
       }
       port.postMessage(reply);

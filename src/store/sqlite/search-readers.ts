@@ -5,6 +5,7 @@
  * with its own read-only connection (WAL lets them read beside the writers), and the request path only waits
  * for the answer. Who runs next is decided fairly across organizations (search-queue.ts): one organization
  * never holds every reader, and a burst of its searches does not stand in front of another organization's.
+ * Searches are let in by the wait they can expect, so cheap ones wait their turn and costly floods are refused.
  * Every search stops at its time budget (search-budget.ts). An in-memory database can't be opened by a second
  * connection, so there searches run on the request path's connection, within the same budget
  * (`LocalSearchReaders`).
@@ -13,14 +14,9 @@ import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import {
-  FairQueue,
-  searchTimeout,
-  serverBusy,
-  WAIT_BUDGETS,
-  WAITING_PER_ORGANIZATION,
-  WAITING_TOTAL,
-} from '../search-queue.ts';
+import { searchShape } from '../search-costs.ts';
+import { searchTimeout } from '../search-queue.ts';
+import { SearchSlots } from '../search-slots.ts';
 import { workerEntry } from './context-writer.ts';
 import { SearchBudgetExceeded } from './search-budget.ts';
 import { type SearchJob, SearchReader, type SearchRow } from './search-reader.ts';
@@ -33,7 +29,10 @@ export interface SearchReaderOptions {
 }
 
 export interface SearchReaders {
-  /** The job's rows; SEARCH_TIMEOUT past its budget, SERVER_BUSY when it can't get a reader in time. */
+  /**
+   * The job's rows; SEARCH_TIMEOUT past its budget; SEARCH_QUEUE_FULL or SERVER_BUSY when it can't expect a
+   * reader in time (search-queue.ts).
+   */
   run(job: SearchJob): Promise<SearchRow[]>;
   /** Index tables were rebuilt or their planner statistics refreshed: readers start over with fresh statements. */
   refresh(): void;
@@ -46,9 +45,10 @@ export type ReaderRequest =
   | { op: 'search'; id: number; job: SearchJob; budgetMs: number }
   | { op: 'refresh' }
   | { op: 'close'; id: number };
+/** `ms`: how long a search ran on the thread. */
 export type ReaderReply =
-  | { id: number; ok: true; rows: SearchRow[] }
-  | { id: number; ok: false; timeout: boolean; message: string };
+  | { id: number; ok: true; rows: SearchRow[]; ms?: number }
+  | { id: number; ok: false; timeout: boolean; message: string; ms?: number };
 
 /** Searches on the request path's connection (in-memory databases), under Kysely's connection lock. */
 export class LocalSearchReaders implements SearchReaders {
@@ -79,21 +79,17 @@ export class LocalSearchReaders implements SearchReaders {
   async close(): Promise<void> {}
 }
 
-interface Pending {
-  job: SearchJob;
-  resolve(rows: SearchRow[]): void;
-  reject(err: Error): void;
-  timer?: NodeJS.Timeout;
-}
-
 interface Reader {
   worker: Worker;
-  current?: { id: number; organization: string; pending: Pending };
+  current?: { id: number; ran(ms: number): void; resolve(rows: SearchRow[]): void; reject(err: Error): void };
 }
 
-/** Searches on reader threads, started as they are needed, each running one search at a time. */
+/**
+ * Searches on reader threads, started as they are needed, each running one search at a time; SearchSlots
+ * decides which search runs when, with as many slots as threads, so a search it starts always finds one free.
+ */
 export class ThreadSearchReaders implements SearchReaders {
-  private readonly queue: FairQueue<Pending>;
+  private readonly slots: SearchSlots;
   private readonly readers: Reader[] = [];
   private nextId = 1;
   private closed = false;
@@ -102,41 +98,13 @@ export class ThreadSearchReaders implements SearchReaders {
     private readonly file: string,
     private readonly options: SearchReaderOptions,
   ) {
-    this.queue = new FairQueue({
-      // With one thread, one organization may have it; with more, one is always left to the others.
-      perOrganization: Math.max(1, options.threads - 1),
-      waitingPerOrganization: WAITING_PER_ORGANIZATION,
-      waitingTotal: WAITING_TOTAL,
-    });
+    this.slots = new SearchSlots({ slots: options.threads, budgetMs: options.timeoutMs });
   }
 
   run(job: SearchJob): Promise<SearchRow[]> {
-    if (this.closed) return Promise.reject(new Error('the search readers are closed'));
-    const budgetMs = this.options.timeoutMs;
-    const waitMs = budgetMs * WAIT_BUDGETS;
-    return new Promise<SearchRow[]>((resolve, reject) => {
-      const pending: Pending = { job, resolve, reject };
-      const outcome = this.queue.push(job.organizationId, pending);
-      if (outcome !== 'queued') {
-        const whose = outcome === 'full' ? 'ces has' : 'This organization has';
-        const waiting = outcome === 'full' ? WAITING_TOTAL : WAITING_PER_ORGANIZATION;
-        reject(
-          serverBusy(`${whose} ${waiting} Context Store searches waiting already; retry shortly.`, budgetMs),
-        );
-        return;
-      }
-      pending.timer = setTimeout(() => {
-        if (!this.queue.remove(job.organizationId, pending)) return;
-        reject(
-          serverBusy(
-            `This search waited ${waitMs} ms without a free search reader: other searches of this organization ` +
-              '(or of all) are keeping them busy. Retry shortly.',
-            budgetMs,
-          ),
-        );
-      }, waitMs);
-      this.pump();
-    });
+    return this.slots.run(job.organizationId, searchShape(job.connectorId, job.sql), (ran) =>
+      this.dispatch(job, ran),
+    );
   }
 
   refresh(): void {
@@ -147,10 +115,7 @@ export class ThreadSearchReaders implements SearchReaders {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const pending of this.queue.drain()) {
-      clearTimeout(pending.timer);
-      pending.reject(serverBusy('ces is shutting down; retry shortly.', this.options.timeoutMs));
-    }
+    await this.slots.close();
     await Promise.all(
       this.readers.map(
         ({ worker }) =>
@@ -164,25 +129,24 @@ export class ThreadSearchReaders implements SearchReaders {
     );
   }
 
-  /** Starts waiting searches while readers (running or still to start) are free. */
-  private pump(): void {
-    while (!this.closed) {
-      let reader = this.readers.find((r) => !r.current);
-      if (!reader && this.readers.length >= this.options.threads) return;
-      const next = this.queue.next();
-      if (!next) return;
-      clearTimeout(next.item.timer);
-      reader ??= this.start();
+  /**
+   * Sends the job to a free reader thread (starting one if none is), answering with its reply; `ran` hears how
+   * long it ran there (a thread's start is no part of a search's cost).
+   */
+  private dispatch(job: SearchJob, ran: (ms: number) => void): Promise<SearchRow[]> {
+    if (this.closed) return Promise.reject(new Error('the search readers are closed'));
+    const reader = this.readers.find((r) => !r.current) ?? this.start();
+    return new Promise<SearchRow[]>((resolve, reject) => {
       const id = this.nextId++;
-      reader.current = { id, organization: next.organization, pending: next.item };
+      reader.current = { id, ran, resolve, reject };
       reader.worker.ref();
       reader.worker.postMessage({
         op: 'search',
         id,
-        job: next.item.job,
+        job,
         budgetMs: this.options.timeoutMs,
       } satisfies ReaderRequest);
-    }
+    });
   }
 
   private start(): Reader {
@@ -204,11 +168,10 @@ export class ThreadSearchReaders implements SearchReaders {
     if (!current || current.id !== reply.id) return;
     reader.current = undefined;
     reader.worker.unref();
-    this.queue.done(current.organization);
-    if (reply.ok) current.pending.resolve(reply.rows);
-    else if (reply.timeout) current.pending.reject(searchTimeout(this.options.timeoutMs));
-    else current.pending.reject(new Error(`search reader: ${reply.message}`));
-    this.pump();
+    if (reply.ms !== undefined) current.ran(reply.ms);
+    if (reply.ok) current.resolve(reply.rows);
+    else if (reply.timeout) current.reject(searchTimeout(this.options.timeoutMs));
+    else current.reject(new Error(`search reader: ${reply.message}`));
   }
 
   /** A thread ended (closed, or crashed): its search fails, and a new thread is started when needed. */
@@ -217,11 +180,7 @@ export class ThreadSearchReaders implements SearchReaders {
     if (i < 0) return;
     this.readers.splice(i, 1);
     const current = reader.current;
-    if (current) {
-      reader.current = undefined;
-      this.queue.done(current.organization);
-      current.pending.reject(err);
-    }
-    this.pump();
+    reader.current = undefined;
+    current?.reject(err);
   }
 }
