@@ -2,17 +2,16 @@
 // with a made-up result cannot change what a waiting connect page shows, and a consent flow begun with a forged
 // Host header still ends on ces. The other site is a server of its own on another port (another origin).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { OAUTH_DEMO_ID, oauthDemoDefinition } from '../helpers/oauth.ts';
 
-const CHROMIUM = process.env.CES_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const CALLBACK = '/api/v1/integrations/connectors/oauth/callback';
 const WAITING = 'Continue in the sign-in window. If you closed it, you can start again.';
 
@@ -45,7 +44,6 @@ describe('the connect page against another site, in Chromium', () => {
   let token: string;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
     oauth = await startOAuthFake({ requirePkce: true });
     // No CES_PUBLIC_URL: the browser reaches ces over loopback, as a developer's does.
     h = await startHarness(
@@ -75,18 +73,7 @@ describe('the connect page against another site, in Chromium', () => {
       connector_type: 'oauthdemo',
       configuration: { client_id: oauth.clientId, client_secret: oauth.clientSecret },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -4,12 +4,12 @@
 // outcome events, and the connectors then execute. Screenshots of each step go to test-results/connect-page/
 // (not committed).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import {
   GITHUB_FAKE_DEFAULT_TOKEN,
@@ -17,11 +17,11 @@ import {
   startGithubFake,
 } from '../connectors/github/fake/index.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { OAUTH_DEMO_ID, oauthDemoDefinition } from '../helpers/oauth.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/connect-page');
-const CHROMIUM = process.env.CES_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
 interface Received {
   type: string;
@@ -57,7 +57,6 @@ describe('the connect page in Chromium', () => {
   let nextConnectUrl = '';
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
     mkdirSync(SHOTS, { recursive: true });
     github = await startGithubFake({ tokens: [GITHUB_FAKE_DEFAULT_TOKEN] });
     oauth = await startOAuthFake({ requirePkce: true });
@@ -100,18 +99,7 @@ describe('the connect page in Chromium', () => {
       connector_type: 'oauthdemo',
       configuration: { client_id: oauth.clientId, client_secret: oauth.clientSecret },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
