@@ -5,10 +5,9 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { type Static, type TSchema, Type } from 'typebox';
-import { catalogDetail } from '../connectors/catalog.ts';
-import type { ConnectorDefinition } from '../connectors/schema.ts';
 import { connectLink } from '../core/connect/widget.ts';
 import { inspectConnector } from '../core/connectors/context-store.ts';
+import { describeDefinition } from '../core/connectors/describe.ts';
 import { createDownloadLink } from '../core/connectors/download-link.ts';
 import { executeConnector, isDownload } from '../core/connectors/execute.ts';
 import { definitionOf, loadConnector, resolveDefinition } from '../core/connectors/lookup.ts';
@@ -60,66 +59,6 @@ const MaxChars = Type.Integer({
   maximum: 500_000,
   description: `Largest answer per item, in characters of JSON (default ${DEFAULT_MAX_CHARS}); longer answers are cut to whole records and say so.`,
 });
-
-/** The search operators of the Context Store DSL (README: Context Store), for describe_connector's answer. */
-const SEARCH_OPERATORS = {
-  eq: 'equal; all scalar types',
-  neq: 'not equal (also matches a missing value)',
-  gt: 'greater than; numbers, ISO 8601 timestamps, strings',
-  gte: 'greater or equal',
-  lt: 'less than',
-  lte: 'less or equal',
-  in: 'one of a list of values',
-  like: 'SQL LIKE with % wildcards, case-insensitive; string, text',
-  fuzzy: 'these words in this order, case and punctuation ignored; string, text',
-  keyword: 'any of these words; string, text',
-  contains: 'an array of scalars holds the value',
-  any: 'an array of objects has an element matching the nested condition',
-  and: 'all of a list of conditions',
-  or: 'any of a list of conditions',
-  not: 'the condition does not hold',
-};
-
-function describeDefinition(def: ConnectorDefinition) {
-  const detail = catalogDetail(def);
-  return {
-    connector_type: def.slug,
-    name: def.name,
-    definition_id: def.id,
-    description: detail.description,
-    entities: detail.entities.map((e) => ({
-      entity: e.name,
-      description: e.description,
-      actions: e.actions.map((a) => ({
-        action: a.name,
-        description: a.description,
-        paginated: a.paginated,
-        params: a.params.map((p) => ({
-          name: p.name,
-          type: p.type,
-          required: p.required,
-          description: p.description,
-          ...(p.enum ? { enum: p.enum } : {}),
-          ...(p.default !== undefined ? { default: p.default } : {}),
-        })),
-      })),
-      searchable: e.context_store
-        ? {
-            actions: e.context_store.search_actions,
-            fields: e.context_store.fields.map((f) => ({ name: f.name, type: f.type })),
-          }
-        : null,
-    })),
-    search: {
-      params: '{query: {filter, sort: [{field: "asc"|"desc"}]}, limit (1-1000), cursor, fields}',
-      operators: SEARCH_OPERATORS,
-      example: {
-        query: { filter: { and: [{ eq: { state: 'open' } }, { fuzzy: { title: 'login bug' } }] } },
-        limit: 20,
-      },
-    },
-  };
-}
 
 const listConnectorsTool = defineTool({
   name: 'list_connectors',

@@ -35,6 +35,7 @@ const EXPECTED_AUTHENTICATED = [
   'POST /mcp',
   'DELETE /api/v1/oauth/credentials/connector_type/:connector_type',
   'GET /api/v1/integrations/connectors/:id/inspect',
+  'GET /api/v1/organizations/:organization_id/credentials',
   'GET /api/v1/workspaces',
   'GET /api/v1/workspaces/stats',
   'GET /api/v1/workspaces/:workspace_id',

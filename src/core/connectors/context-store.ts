@@ -35,7 +35,8 @@ export interface ContextStoreSummary {
   entity_count: number;
 }
 
-function summary(states: EntitySyncState[] | undefined): ContextStoreSummary | null {
+/** A connector's Context Store status and records indexed, all entities together; null before any sync. */
+export function contextStoreSummary(states: EntitySyncState[] | undefined): ContextStoreSummary | null {
   const status = connectorStatus(states ?? []);
   if (!status) return null;
   return { status, entity_count: (states ?? []).reduce((n, s) => n + s.entity_count, 0) };
@@ -65,7 +66,7 @@ export async function withContextStore(
     const template: TemplateView | undefined =
       own && def ? { ...own, definition: def } : def ? defaultTemplate(def) : undefined;
     if (!template) throw new Error(`connector ${c.id} has an unknown definition ${c.definition_id}`);
-    return { ...c, context_store: summary(states.get(c.id)), template };
+    return { ...c, context_store: contextStoreSummary(states.get(c.id)), template };
   });
 }
 

@@ -8,6 +8,7 @@ import { DomainError } from '../errors.ts';
 import { cachedReads } from '../read-cache.ts';
 import { SEARCH_ACTIONS, searchContextStore } from './context-store.ts';
 import { assertCredentialsUsable, openConnectorCall } from './credential-store.ts';
+import { DESCRIBE_ACTION, describeForExecute } from './describe.ts';
 import { connectorNotFound, definitionOf } from './lookup.ts';
 
 export interface ExecuteInput {
@@ -75,6 +76,18 @@ export async function executeConnector(
       select_fields: input.select_fields,
       exclude_fields: input.exclude_fields,
     });
+  }
+  // The definition answers it: no provider call, no credentials, so it works whatever their state.
+  if (input.action === DESCRIBE_ACTION) {
+    return {
+      status: 'success',
+      result: describeForExecute(id, def, input.entity),
+      connector_metadata: { has_next_page: false, end_cursor: null },
+      execution_metadata: {
+        connector_instance_id: `source_id:${id}`,
+        execution_time_ms: Math.round(performance.now() - started),
+      },
+    };
   }
   // Refused OAuth2 grants stay refused: answer at once instead of asking the provider again.
   assertCredentialsUsable(connector);

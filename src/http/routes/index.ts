@@ -20,6 +20,7 @@ import * as mcp from './mcp.ts';
 import * as oauthConsent from './oauth/consent.ts';
 import * as oauthCredentials from './oauth/credentials.ts';
 import * as health from './ops/health.ts';
+import * as organizationCredentials from './organizations/credentials.ts';
 import * as skillDocs from './skills/docs.ts';
 import * as listSkills from './skills/list.ts';
 import * as searchSkills from './skills/search.ts';
@@ -43,6 +44,7 @@ const ROUTES: Array<{ register: (app: App, deps: AppDeps) => void }> = [
   listConnectors,
   getConnector,
   inspectConnector,
+  organizationCredentials,
   updateConnector,
   deleteConnector,
   execute,
