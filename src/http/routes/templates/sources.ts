@@ -106,6 +106,23 @@ export function register(app: App, deps: CoreDeps) {
     },
   );
 
+  // Not in the published spec, but what the hosted CLI lists templates with (`connectors list-available`).
+  // A static path, so the router prefers it to `/:id` (which would refuse `global` as not a UUID).
+  app.get(
+    '/api/v1/integrations/templates/sources/global',
+    {
+      schema: {
+        tags,
+        summary: 'The templates a connector can be created from: the same list as `?use_global=true`',
+        response: withErrors({ 200: Type.Object({ data: Type.Array(SourceTemplateSchema) }) }),
+      },
+    },
+    async (request) => {
+      const list = await listTemplates(deps, ctxOf(request), { use_global: true });
+      return { data: list.map(presentTemplateSummary) };
+    },
+  );
+
   app.post(
     '/api/v1/integrations/templates/sources',
     {
