@@ -15,7 +15,15 @@ import {
   updateTemplate,
 } from '../../../core/templates/source-templates.ts';
 import { ctxOf } from '../../auth.ts';
-import { IdParams, JsonObject, ShortText, SourceTemplateSchema, Uuid, withErrors } from '../../schemas.ts';
+import {
+  IdParams,
+  JsonObject,
+  OPEN_REQUEST,
+  ShortText,
+  SourceTemplateSchema,
+  Uuid,
+  withErrors,
+} from '../../schemas.ts';
 
 const Mode = Type.Union([Type.Literal('DIRECT'), Type.Literal('REPLICATION'), Type.Literal('MULTI')]);
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) =>
@@ -66,7 +74,7 @@ const ListQuery = Type.Object(
     tags: Type.Optional(Type.Union([Tags, Type.String({ minLength: 1, maxLength: 100 })])),
     tags_mode: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('any')])),
   },
-  { additionalProperties: false },
+  OPEN_REQUEST,
 );
 
 function createInput(b: Static<typeof CreateBody>) {
