@@ -188,6 +188,13 @@ describe('requests of the hosted service’s clients', () => {
       );
       assert.ok(opened.ok, JSON.stringify(opened));
       assert.equal((opened.json as { id: string }).id, github.id);
+      const withQuery = await send(
+        port,
+        cliHead('GET', '/api/v1/integrations/templates/sources/global?tags=x'),
+      );
+      assert.equal(withQuery.status, 200);
+      assert.equal(withQuery.headers['x-ces-ignored-fields'], 'query.tags');
+      assert.deepEqual((cliResult(withQuery) as { json: unknown }).json, result.json);
     });
   });
 

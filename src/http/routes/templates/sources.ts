@@ -122,6 +122,8 @@ export function register(app: App, deps: CoreDeps) {
       schema: {
         tags,
         summary: 'The templates a connector can be created from: the same list as `?use_global=true`',
+        // It takes no parameter: any is ignored, and named as the open routes name theirs.
+        querystring: Type.Object({}, OPEN_REQUEST),
         response: withErrors({ 200: Type.Object({ data: Type.Array(SourceTemplateSchema) }) }),
       },
     },
