@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { CoreDeps } from './core/context.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { installIgnoredMembers } from './http/ignored-members.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
 import { LazySchemas } from './http/lazy-schemas.ts';
 import { installHttpMetrics, registerMetricsRoute } from './http/metrics.ts';
@@ -93,6 +94,7 @@ export async function buildApp(
   // The API speaks JSON only; without this a text/plain body would reach validation as a string.
   app.removeContentTypeParser(['text/plain']);
   installJsonBodyParser(app as unknown as FastifyInstance);
+  installIgnoredMembers(app as unknown as FastifyInstance);
   installRequestGuards(app as unknown as FastifyInstance);
   app.addSchema(ErrorBodySchema);
   // Callback style, as the request guards: an async hook costs a promise and a microtask turn per request.

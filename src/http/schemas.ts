@@ -6,6 +6,13 @@ export const ShortText = (max = 200) => Type.String({ minLength: 1, maxLength: m
 /** A name as users type it: no leading or trailing white space, which would make look-alike duplicates. */
 export const Name = (max = 200) => Type.String({ minLength: 1, maxLength: max, pattern: '^\\S(.*\\S)?$' });
 
+/**
+ * The options of a request schema that is open in the reference (its additionalProperties absent or true):
+ * members it does not name are accepted, dropped and named in the `x-ces-ignored-fields` reply header
+ * (http/ignored-members.ts). Request schemas without it stay closed: an unknown member is a 422.
+ */
+export const OPEN_REQUEST = { additionalProperties: true } as const;
+
 export const ErrorDetailSchema = Type.Object({
   field: Type.Union([Type.String(), Type.Null()]),
   message: Type.String(),

@@ -28,6 +28,7 @@ const EXPECTED_AUTHENTICATED = [
   'GET /api/v1/integrations/templates/sources',
   'POST /api/v1/integrations/templates/sources',
   'GET /api/v1/integrations/templates/sources/:id',
+  'GET /api/v1/integrations/templates/sources/global',
   'PATCH /api/v1/integrations/templates/sources/:id',
   'DELETE /api/v1/integrations/templates/sources/:id',
   'PUT /api/v1/oauth/credentials',

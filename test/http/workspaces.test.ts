@@ -138,13 +138,14 @@ describe('workspaces', () => {
       assert.match(String(one.json.next), /cursor=/);
     });
 
-    test('an unknown status or query parameter is a 422', async () => {
+    test('an unknown status is a 422; an unknown query parameter is ignored and named', async () => {
       const status = await get('/api/v1/workspaces?status=deleted');
       assertError(status, 422, 'VALIDATION_ERROR');
       assert.ok(errorFields(status).includes('query.status'), status.body);
       const unknown = await get('/api/v1/workspaces?page=2');
-      assertError(unknown, 422, 'VALIDATION_ERROR');
-      assert.ok(errorFields(unknown).includes('query.page'), unknown.body);
+      assert.equal(unknown.status, 200, unknown.body);
+      assert.equal(unknown.headers['x-ces-ignored-fields'], 'query.page');
+      assert.deepEqual(unknown.json, (await get('/api/v1/workspaces')).json);
     });
 
     test('cursor paging through 25 workspaces: 10, 10, 5, then next is null', async () => {
@@ -336,10 +337,10 @@ describe('workspaces', () => {
       assert.equal(cache.json.name, 'default');
     });
 
-    test('unknown fields, bad values and empty names are 422 naming the field', async () => {
+    test('bad values and empty names are 422 naming the field', async () => {
       const ws = await create('strict-body');
       const cases: Array<[unknown, string]> = [
-        [{ color: 'red' }, 'body.color'],
+        [{ color: 'red', status: 'archived' }, 'body.status'],
         [{ status: 'archived' }, 'body.status'],
         [{ cache_enabled: 'yes' }, 'body.cache_enabled'],
         [{ name: '' }, 'body.name'],
@@ -351,6 +352,15 @@ describe('workspaces', () => {
         assert.ok(errorFields(res).includes(field), `${JSON.stringify(body)}: ${res.body}`);
       }
       assert.equal((await get(`/api/v1/workspaces/${ws.id}`)).json.name, 'strict-body');
+    });
+
+    test('an unknown member is ignored, changes nothing, and is named in x-ces-ignored-fields', async () => {
+      const ws = await create('open-body');
+      const res = await put(ws.id, { color: 'red' });
+      assert.equal(res.status, 200, res.body);
+      assert.equal(res.headers['x-ces-ignored-fields'], 'body.color');
+      assert.equal(res.json.color, null);
+      assert.equal(res.json.name, 'open-body');
     });
 
     test('an unknown id is 404', async () => {

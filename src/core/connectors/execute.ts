@@ -9,7 +9,7 @@ import { cachedReads } from '../read-cache.ts';
 import { SEARCH_ACTIONS, searchContextStore } from './context-store.ts';
 import { assertCredentialsUsable, openConnectorCall } from './credential-store.ts';
 import { DESCRIBE_ACTION, describeForExecute } from './describe.ts';
-import { connectorNotFound, definitionOf } from './lookup.ts';
+import { assertPossibleConnectorId, connectorNotFound, definitionOf } from './lookup.ts';
 
 export interface ExecuteInput {
   entity: string;
@@ -53,6 +53,7 @@ export async function executeConnector(
   input: ExecuteInput,
 ): Promise<ExecuteAnswer | DownloadOutput> {
   const started = performance.now();
+  assertPossibleConnectorId(id);
   const reads = cachedReads(deps.store);
   // Kept in memory nearly always: then no turn of the event loop.
   const found =

@@ -7,6 +7,16 @@ import { DomainError } from '../errors.ts';
 export const connectorNotFound = (id: string) =>
   new DomainError('CONNECTOR_NOT_FOUND', `Connector ${id} not found.`);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A connector id that no connector can have (every id is a UUID) is not found, as an unknown UUID is: the
+ * same answer, so it tells nothing more. Asked before the store, whose PostgreSQL uuid column would refuse it.
+ */
+export function assertPossibleConnectorId(id: string): void {
+  if (!UUID.test(id)) throw connectorNotFound(id);
+}
+
 /** Loads a connector of the caller's organization (404 otherwise) and enforces a scoped token's workspace. */
 export async function loadConnector(
   deps: Pick<CoreDeps, 'store'>,

@@ -2,14 +2,15 @@ import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { issueApplicationToken } from '../../../core/tokens/issue-application-token.ts';
-import { withErrors } from '../../schemas.ts';
+import { OPEN_REQUEST, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(
   {
     client_id: Type.String({ minLength: 1, maxLength: 200 }),
     client_secret: Type.String({ minLength: 1, maxLength: 200 }),
   },
-  { additionalProperties: false },
+  // OAuth2 client-credentials clients add `grant_type` (and sometimes `scope`).
+  OPEN_REQUEST,
 );
 const Headers = Type.Object({ 'x-organization-id': Type.Optional(Type.String({ format: 'uuid' })) });
 const Reply = Type.Object({

@@ -5,7 +5,7 @@ import { executeConnector, isDownload } from '../../../core/connectors/execute.t
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { REQUEST_ID_HEADER } from '../../request-id.ts';
-import { IdParams, JsonObject, withErrors } from '../../schemas.ts';
+import { JsonObject, withErrors } from '../../schemas.ts';
 
 const FieldPaths = Type.Union([
   Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 200 }),
@@ -36,6 +36,15 @@ const Reply = Type.Object({
   }),
 });
 
+/**
+ * The reference types this id as a string: any text is looked up, and one that is not a connector's id is a
+ * 404 like an unknown one (core answers it), not a 422. Bounded, since the 404 names it.
+ */
+const Params = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+
 const HEAD = Buffer.from(`{"status":"success","result":`);
 
 export function register(app: App, deps: CoreDeps) {
@@ -46,7 +55,7 @@ export function register(app: App, deps: CoreDeps) {
         tags: ['Execute'],
         summary:
           'Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor',
-        params: IdParams,
+        params: Params,
         body: Body,
         response: withErrors({ 200: Reply }, [424, 429, 502, 503, 504]),
       },

@@ -4,7 +4,7 @@ import { listConnectors } from '../../../core/connectors/read.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnectorListItem } from '../../presenters.ts';
-import { ConnectorListItemSchema, Name, withErrors } from '../../schemas.ts';
+import { ConnectorListItemSchema, Name, OPEN_REQUEST, withErrors } from '../../schemas.ts';
 
 const Query = Type.Object(
   {
@@ -14,7 +14,7 @@ const Query = Type.Object(
     external_user_id: Type.Optional(Name(200)),
     definition_id: Type.Optional(Type.String({ format: 'uuid' })),
   },
-  { additionalProperties: false },
+  OPEN_REQUEST,
 );
 
 export function register(app: App, deps: CoreDeps) {

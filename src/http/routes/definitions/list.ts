@@ -2,12 +2,9 @@ import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { catalogListItem } from '../../../connectors/catalog.ts';
 import type { CoreDeps } from '../../../core/context.ts';
-import { withErrors } from '../../schemas.ts';
+import { OPEN_REQUEST, withErrors } from '../../schemas.ts';
 
-const Query = Type.Object(
-  { name: Type.Optional(Type.String({ maxLength: 200 })) },
-  { additionalProperties: false },
-);
+const Query = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })) }, OPEN_REQUEST);
 const Item = Type.Object({
   sourceDefinitionId: Type.String({ format: 'uuid' }),
   name: Type.String(),

@@ -15,7 +15,15 @@ import {
   updateTemplate,
 } from '../../../core/templates/source-templates.ts';
 import { ctxOf } from '../../auth.ts';
-import { IdParams, JsonObject, ShortText, SourceTemplateSchema, Uuid, withErrors } from '../../schemas.ts';
+import {
+  IdParams,
+  JsonObject,
+  OPEN_REQUEST,
+  ShortText,
+  SourceTemplateSchema,
+  Uuid,
+  withErrors,
+} from '../../schemas.ts';
 
 const Mode = Type.Union([Type.Literal('DIRECT'), Type.Literal('REPLICATION'), Type.Literal('MULTI')]);
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) =>
@@ -66,7 +74,7 @@ const ListQuery = Type.Object(
     tags: Type.Optional(Type.Union([Tags, Type.String({ minLength: 1, maxLength: 100 })])),
     tags_mode: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('any')])),
   },
-  { additionalProperties: false },
+  OPEN_REQUEST,
 );
 
 function createInput(b: Static<typeof CreateBody>) {
@@ -102,6 +110,25 @@ export function register(app: App, deps: CoreDeps) {
         tags: wanted,
         tags_mode: q.tags_mode,
       });
+      return { data: list.map(presentTemplateSummary) };
+    },
+  );
+
+  // Not in the published spec, but what the hosted CLI lists templates with (`connectors list-available`).
+  // A static path, so the router prefers it to `/:id` (which would refuse `global` as not a UUID).
+  app.get(
+    '/api/v1/integrations/templates/sources/global',
+    {
+      schema: {
+        tags,
+        summary: 'The templates a connector can be created from: the same list as `?use_global=true`',
+        // It takes no parameter: any is ignored, and named as the open routes name theirs.
+        querystring: Type.Object({}, OPEN_REQUEST),
+        response: withErrors({ 200: Type.Object({ data: Type.Array(SourceTemplateSchema) }) }),
+      },
+    },
+    async (request) => {
+      const list = await listTemplates(deps, ctxOf(request), { use_global: true });
       return { data: list.map(presentTemplateSummary) };
     },
   );

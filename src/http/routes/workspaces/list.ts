@@ -4,7 +4,7 @@ import type { CoreDeps } from '../../../core/context.ts';
 import { listWorkspaces } from '../../../core/workspaces/list.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentWorkspace } from '../../presenters.ts';
-import { WorkspaceSchema, withErrors } from '../../schemas.ts';
+import { OPEN_REQUEST, WorkspaceSchema, withErrors } from '../../schemas.ts';
 
 const Query = Type.Object(
   {
@@ -13,7 +13,7 @@ const Query = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(Type.String({ maxLength: 1000 })),
   },
-  { additionalProperties: false },
+  OPEN_REQUEST,
 );
 
 export function register(app: App, deps: CoreDeps) {

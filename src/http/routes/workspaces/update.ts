@@ -4,7 +4,7 @@ import type { CoreDeps } from '../../../core/context.ts';
 import { updateWorkspace } from '../../../core/workspaces/update.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentWorkspace } from '../../presenters.ts';
-import { Name, WorkspaceSchema, withErrors } from '../../schemas.ts';
+import { Name, OPEN_REQUEST, WorkspaceSchema, withErrors } from '../../schemas.ts';
 import { WorkspaceParams } from './get.ts';
 
 const Body = Type.Object(
@@ -13,7 +13,7 @@ const Body = Type.Object(
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Null()])),
     cache_enabled: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   },
-  { additionalProperties: false },
+  OPEN_REQUEST,
 );
 
 export function register(app: App, deps: CoreDeps) {
