@@ -1,4 +1,5 @@
 import type { ConnectorView } from '../core/connectors/context-store.ts';
+import type { CredentialsListing } from '../core/connectors/credentials-list.ts';
 import { presentTemplateDetail, presentTemplateSummary } from '../core/templates/source-templates.ts';
 import type { Workspace } from '../store/port.ts';
 
@@ -42,5 +43,25 @@ function connectorFields(c: ConnectorView) {
     entities: c.entities,
     created_at: c.created_at,
     updated_at: c.updated_at,
+  };
+}
+
+/** GET /organizations/{organization_id}/credentials: never a credential value, only where each connector stands. */
+export function presentCredentialsListing(listing: CredentialsListing) {
+  return {
+    data: listing.items.map(({ connector: c, store }) => ({
+      id: c.id,
+      name: c.name,
+      workspace_id: c.workspace_id,
+      workspace_name: c.workspace_name,
+      definition_id: c.definition_id,
+      connector_type: c.connector_type,
+      credentials_status: c.credentials_status,
+      context_store_status: store?.status ?? null,
+      context_store_entity_count: store?.entity_count ?? 0,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+    })),
+    total: listing.total,
   };
 }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { parseDefinition } from '../../src/connectors/load.ts';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { type Grant, type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
@@ -83,6 +84,26 @@ export async function createOAuthConnector(h: Harness, token: string, credential
       replication_config: { subdomain: 'acme' },
     },
   });
+}
+
+/**
+ * The end user's browser on the fake provider's consent page: it loads the page, submits its form with
+ * `decision`, and returns where the provider sends the browser back to (ces's callback, with code or error).
+ */
+export async function consentAtProvider(
+  fake: OAuthFake,
+  consentUrl: string | URL,
+  decision: 'approve' | 'deny',
+): Promise<URL> {
+  const page = await fetch(consentUrl);
+  assert.equal(page.status, 200, await page.clone().text());
+  const form = new URLSearchParams();
+  for (const m of (await page.text()).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form.set(m[1] as string, (m[2] as string).replaceAll('&amp;', '&'));
+  form.set('decision', decision);
+  const res = await fetch(`${fake.url}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  assert.equal(res.status, 302);
+  return new URL(res.headers.get('location') as string);
 }
 
 export type { Harness, OAuthFake };

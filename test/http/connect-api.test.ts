@@ -10,7 +10,7 @@ import {
 } from '../connectors/github/fake/index.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { OAUTH_DEMO_ID, oauthDemoDefinition } from '../helpers/oauth.ts';
+import { consentAtProvider, OAUTH_DEMO_ID, oauthDemoDefinition } from '../helpers/oauth.ts';
 import { assertMatchesReference } from '../helpers/reference-spec.ts';
 import { assertError } from './assertions.ts';
 
@@ -345,16 +345,7 @@ describe('widget tokens and the connect page API', () => {
       `${PUBLIC}/api/v1/integrations/connectors/oauth/callback`,
     );
     const consentUrl = new URL(res.json.consent_url);
-    const page = await fetch(consentUrl);
-    const form = new URLSearchParams();
-    for (const m of (await page.text()).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-      form.set(m[1] as string, (m[2] as string).replaceAll('&amp;', '&'));
-    form.set('decision', 'approve');
-    const back = new URL(
-      (
-        await fetch(`${oauth.url}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual' })
-      ).headers.get('location') as string,
-    );
+    const back = await consentAtProvider(oauth, consentUrl, 'approve');
     const done = await h.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
     assert.equal(done.status, 302, done.body);
     const landing = new URL(done.headers.location as string);

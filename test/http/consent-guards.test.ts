@@ -8,7 +8,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
-import { OAUTH_DEMO_ID, oauthDemoDefinition } from '../helpers/oauth.ts';
+import { consentAtProvider, OAUTH_DEMO_ID, oauthDemoDefinition } from '../helpers/oauth.ts';
 import { assertError } from './assertions.ts';
 
 const CALLBACK = '/api/v1/integrations/connectors/oauth/callback';
@@ -124,22 +124,8 @@ describe('consent flows: the address they are built on, and the caps on open one
     environment: { subdomain: 'acme' },
   });
 
-  /** The end user's browser on the provider's consent page: where the provider sends it back to. */
-  async function consent(consentUrl: string, decision: 'approve' | 'deny'): Promise<URL> {
-    const page = await fetch(consentUrl);
-    assert.equal(page.status, 200, await page.clone().text());
-    const form = new URLSearchParams();
-    for (const m of (await page.text()).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-      form.set(m[1] as string, (m[2] as string).replaceAll('&amp;', '&'));
-    form.set('decision', decision);
-    const res = await fetch(`${fake.url}/oauth/authorize`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    assert.equal(res.status, 302);
-    return new URL(res.headers.get('location') as string);
-  }
+  const consent = (consentUrl: string, decision: 'approve' | 'deny') =>
+    consentAtProvider(fake, consentUrl, decision);
 
   test('from another machine, without CES_PUBLIC_URL, no consent flow begins or ends', async () => {
     const widget = await widgetToken('remote');

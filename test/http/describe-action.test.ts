@@ -5,25 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type AnyUpstreamHarness, startWithAnyUpstream } from '../helpers/any-upstream.ts';
+import { cliHeaders } from '../helpers/go-cli.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { assertMatchesReference } from '../helpers/reference-spec.ts';
 import { assertError } from './assertions.ts';
 
-const CLI_VERSION = '0.9.3';
 /** What Go's json.Encoder writes for the CLI's map[string]string{"entity": "", "action": "describe"}. */
 const DESCRIBE_BODY = '{"action":"describe","entity":""}\n';
-
-/** The headers the CLI's client sets on every request (Go's transport adds Accept-Encoding itself). */
-function cliHeaders(orgId: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: 'application/json',
-    'user-agent': `airbyte-agent/${CLI_VERSION}`,
-    'x-adp-agent-cli': CLI_VERSION,
-    'x-organization-id': orgId,
-    'accept-encoding': 'gzip',
-  };
-}
 
 /** The CLI's connectorsDescribe: both calls, a status of 400 or more an error, the describe merged as `schema`. */
 async function cliDescribe(h: Harness, token: string, id: string, body = DESCRIBE_BODY) {

@@ -6,7 +6,7 @@ import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { createApplication } from '../../src/core/admin/applications.ts';
 import { type OAuthFake, startOAuthFake } from '../fakes/oauth/index.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
-import { oauthDemoDefinition } from '../helpers/oauth.ts';
+import { consentAtProvider, oauthDemoDefinition } from '../helpers/oauth.ts';
 import { assertError } from './assertions.ts';
 
 const PUBLIC = 'http://ces.test';
@@ -70,22 +70,8 @@ describe('consent flow (authorization code grant with PKCE)', () => {
       },
     });
 
-  /** The end user's browser on the provider's consent page: the page, then the form's decision. */
-  async function consent(consentUrl: string, decision: 'approve' | 'deny'): Promise<URL> {
-    const page = await fetch(consentUrl);
-    assert.equal(page.status, 200, await page.clone().text());
-    const form = new URLSearchParams();
-    for (const m of (await page.text()).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-      form.set(m[1] as string, (m[2] as string).replaceAll('&amp;', '&'));
-    form.set('decision', decision);
-    const res = await fetch(`${fake.url}/oauth/authorize`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    assert.equal(res.status, 302);
-    return new URL(res.headers.get('location') as string);
-  }
+  const consent = (consentUrl: string, decision: 'approve' | 'deny') =>
+    consentAtProvider(fake, consentUrl, decision);
 
   const callback = (back: URL) => h.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
 

@@ -11,22 +11,11 @@ import {
   type Harness,
   startWithGithub,
 } from '../connectors/github/harness.ts';
+import { cliHeaders } from '../helpers/go-cli.ts';
 import { assertError } from './assertions.ts';
 
-const CLI_VERSION = '0.9.3';
 const PAGE_SIZE = 200;
 const credentialsPath = (orgId: string) => `/api/v1/organizations/${encodeURIComponent(orgId)}/credentials`;
-
-function cliHeaders(orgId: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: 'application/json',
-    'user-agent': `airbyte-agent/${CLI_VERSION}`,
-    'x-adp-agent-cli': CLI_VERSION,
-    'x-organization-id': orgId,
-    'accept-encoding': 'gzip',
-  };
-}
 
 interface CredentialsItem {
   id: string;

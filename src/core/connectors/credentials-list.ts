@@ -3,13 +3,21 @@
  * reference's words), a page at a time, each with its Context Store status and records indexed, the figures the
  * reference's CLI joins onto its connector list.
  */
+
+import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { contextStoreSummary } from './context-store.ts';
+import { type ContextStoreSummary, contextStoreSummary } from './context-store.ts';
 
 export interface CredentialsPage {
   limit: number;
   offset: number;
+}
+
+/** One page of the organization's connectors, each with its Context Store summary, and how many there are. */
+export interface CredentialsListing {
+  items: Array<{ connector: Connector; store: ContextStoreSummary | null }>;
+  total: number;
 }
 
 export async function listOrganizationCredentials(
@@ -32,21 +40,8 @@ export async function listOrganizationCredentials(
     ctx.organizationId,
     slice.map((c) => c.id),
   );
-  const data = slice.map((c) => {
-    const store = contextStoreSummary(states.get(c.id));
-    return {
-      id: c.id,
-      name: c.name,
-      workspace_id: c.workspace_id,
-      workspace_name: c.workspace_name,
-      definition_id: c.definition_id,
-      connector_type: c.connector_type,
-      credentials_status: c.credentials_status,
-      context_store_status: store?.status ?? null,
-      context_store_entity_count: store?.entity_count ?? 0,
-      created_at: c.created_at,
-      updated_at: c.updated_at,
-    };
-  });
-  return { data, total: all.length };
+  return {
+    items: slice.map((connector) => ({ connector, store: contextStoreSummary(states.get(connector.id)) })),
+    total: all.length,
+  };
 }

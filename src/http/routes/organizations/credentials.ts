@@ -3,6 +3,7 @@ import type { App } from '../../../app.ts';
 import { listOrganizationCredentials } from '../../../core/connectors/credentials-list.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { ctxOf } from '../../auth.ts';
+import { presentCredentialsListing } from '../../presenters.ts';
 import { Uuid, withErrors } from '../../schemas.ts';
 
 const Params = Type.Object({ organization_id: Uuid }, { additionalProperties: false });
@@ -53,9 +54,11 @@ export function register(app: App, deps: CoreDeps) {
       },
     },
     async (request) =>
-      listOrganizationCredentials(deps, ctxOf(request), request.params.organization_id, {
-        limit: request.query.limit ?? 200,
-        offset: request.query.offset ?? 0,
-      }),
+      presentCredentialsListing(
+        await listOrganizationCredentials(deps, ctxOf(request), request.params.organization_id, {
+          limit: request.query.limit ?? 200,
+          offset: request.query.offset ?? 0,
+        }),
+      ),
   );
 }
