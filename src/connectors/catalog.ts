@@ -45,8 +45,8 @@ export interface CatalogEntity {
   primary_key: string[];
   actions: CatalogAction[];
   /**
-   * Present when the Context Store indexes the entity: `search` (alias `context_store_search`) works on it,
-   * filtering and sorting on these fields.
+   * Present when the Context Store indexes the entity: `search_actions` work on it, filtering and sorting on
+   * these fields (`search` answers the records as an array, `context_store_search` as `{data, meta}`).
    */
   context_store: {
     suggested: boolean;

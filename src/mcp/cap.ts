@@ -3,6 +3,8 @@
  * keeps its first records) and says so, with what to do next. A single record that alone is too long is
  * replaced by the start of its JSON text.
  */
+import type { SearchPage } from '../core/connectors/search-answer.ts';
+
 export const DEFAULT_MAX_CHARS = 20_000;
 
 /** Room left for the marker and the envelope around the result. */
@@ -54,4 +56,16 @@ export function capAnswer(result: unknown, room: number, maxChars = room): Cappe
     result: { json_prefix: text.slice(0, budget) },
     truncated: { chars: text.length, max_chars: maxChars, hint: HINT },
   };
+}
+
+/**
+ * A `context_store_search` page (`{data, meta}`) cut like a list: whole records of `data`, with `meta` (and so
+ * `meta.cursor`, the next page) kept. A page whose first record alone is too long is cut as any other answer.
+ */
+export function capSearchPage(page: SearchPage, room: number, maxChars = room): Capped {
+  const around = JSON.stringify({ data: [], meta: page.meta }).length - 2;
+  const records = capAnswer(page.data, Math.max(0, room - around), maxChars);
+  if (!records.truncated) return { result: page };
+  if (!Array.isArray(records.result)) return capAnswer(page, room, maxChars);
+  return { result: { data: records.result, meta: page.meta }, truncated: records.truncated };
 }

@@ -12,9 +12,10 @@ import { createDownloadLink } from '../core/connectors/download-link.ts';
 import { executeConnector, isDownload } from '../core/connectors/execute.ts';
 import { definitionOf, loadConnector, resolveDefinition } from '../core/connectors/lookup.ts';
 import { listConnectors } from '../core/connectors/read.ts';
+import { answersSearchPage, type SearchPage } from '../core/connectors/search-answer.ts';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
 import { DomainError } from '../core/errors.ts';
-import { capAnswer, DEFAULT_MAX_CHARS } from './cap.ts';
+import { capAnswer, capSearchPage, DEFAULT_MAX_CHARS } from './cap.ts';
 
 export interface ToolContext {
   deps: CoreDeps;
@@ -138,7 +139,7 @@ const ExecuteItem = Type.Object(
     action: Type.String({
       minLength: 1,
       maxLength: 50,
-      description: 'list, get, create, update, api_search, search…',
+      description: 'list, get, create, update, api_search, search, context_store_search…',
     }),
     params: Type.Optional(Params),
     select_fields: Type.Optional(FieldList),
@@ -175,10 +176,13 @@ async function runItem(tc: ToolContext, item: Static<typeof ExecuteItem>, maxCha
       status: 'success',
       connector_metadata: out.connector_metadata,
     }).length;
+    const room = Math.max(0, maxChars - around);
     return {
       ...where,
       status: 'success',
-      ...capAnswer(result, Math.max(0, maxChars - around), maxChars),
+      ...(answersSearchPage(item.action)
+        ? capSearchPage(result as SearchPage, room, maxChars)
+        : capAnswer(result, room, maxChars)),
       connector_metadata: out.connector_metadata,
     };
   } catch (err) {
@@ -201,7 +205,7 @@ const executeTool = defineTool({
   name: 'execute',
   title: 'Execute connector actions',
   description:
-    'Runs a batch of entity/action calls against live APIs, concurrently. Each read needs select_fields (dotted paths to keep) or exclude_fields. Each answer is capped at max_chars_per_item; a cut answer says so and how to page. Page on with params.cursor = connector_metadata.end_cursor. Each item counts as one request against the rate limit: an item over it answers RATE_LIMITED with retry_after (seconds).',
+    'Runs a batch of entity/action calls against live APIs (search and context_store_search: the Context Store), concurrently. Each read needs select_fields (dotted paths to keep) or exclude_fields. Each answer is capped at max_chars_per_item; a cut answer keeps whole records, says so and how to page. Page on with params.cursor = connector_metadata.end_cursor. result is the records as an array for list, api_search and search, and {data: [records], meta: {has_more, cursor, took_ms}} for context_store_search (meta.cursor is the same cursor). Each item counts as one request against the rate limit: an item over it answers RATE_LIMITED with retry_after (seconds).',
   readOnly: false,
   inputSchema: Type.Object(
     {

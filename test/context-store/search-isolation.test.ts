@@ -294,7 +294,11 @@ describe('searches on one reader thread', () => {
     for (let i = 0; i < 5_000; i++) sort = { number: sort };
     for (const query of [{ filter }, { sort: [sort] }]) {
       await assert.rejects(
-        searchContextStore(h.deps, ctx, connector, def, { entity: 'issues', params: { query } }),
+        searchContextStore(h.deps, ctx, connector, def, {
+          entity: 'issues',
+          action: 'search',
+          params: { query },
+        }),
         (err: unknown) => err instanceof DomainError && err.code === 'INVALID_QUERY',
       );
     }

@@ -94,7 +94,10 @@ export class Ces {
     return this.fetchImpl(retry);
   }
 
-  /** Runs one entity/action (`list`, `get`, `create`, `update`, `api_search`, `search`, …). */
+  /**
+   * Runs one entity/action (`list`, `get`, `create`, `update`, `api_search`, `search`, `context_store_search`…);
+   * `T` is the type of `result` (`ContextStoreSearchPage<R>` for `context_store_search`).
+   */
   async execute<T = unknown>(
     connectorId: string,
     request: ExecuteRequest,
@@ -120,7 +123,9 @@ export class Ces {
       const page = await this.execute<T[]>(connectorId, { ...request, params }, options);
       if (!Array.isArray(page.result)) {
         throw new TypeError(
-          `${request.entity}.${request.action} answered one record, not a page: use execute()`,
+          request.action === 'context_store_search'
+            ? 'context_store_search answers a page object ({data, meta}): page with action search, the same query answering arrays, or call execute()'
+            : `${request.entity}.${request.action} answered one record, not a page: use execute()`,
         );
       }
       yield page;

@@ -62,11 +62,32 @@ type ExecuteBody = Body<'/api/v1/integrations/connectors/{id}/execute', 'post'>;
 type ExecuteReply = Reply<'/api/v1/integrations/connectors/{id}/execute', 'post'>;
 /** What `execute` takes: an entity, an action and its params (`params.cursor` for the next page). */
 export type ExecuteRequest = Omit<ExecuteBody, 'params'> & { params?: Record<string, unknown> | null };
-/** One answer of `execute`; `T` is the type of `result` (a record for `get`, an array for `list` and `search`). */
+/**
+ * One answer of `execute`; `T` is the type of `result`: a record for `get`, an array for `list` and `search`, a
+ * `ContextStoreSearchPage` for `context_store_search`. `took_ms` (whole milliseconds) comes with searches.
+ */
 export type ExecuteResult<T = unknown> = Omit<ExecuteReply, 'result' | 'connector_metadata'> & {
   result: T;
   connector_metadata: ExecuteReply['connector_metadata'] & { took_ms?: number };
 };
+
+/** `meta` of a `context_store_search` page. */
+export interface ContextStoreSearchMeta {
+  has_more: boolean;
+  /** The next page's `params.cursor` (the same value as `connector_metadata.end_cursor`); null on the last. */
+  cursor: string | null;
+  /** Whole milliseconds. */
+  took_ms: number;
+}
+/**
+ * `result` of action `context_store_search` (the reference service's shape), e.g.
+ * `ces.execute<ContextStoreSearchPage<Issue>>(id, {entity: 'issues', action: 'context_store_search', params})`.
+ * Action `search` runs the same query and answers the records as an array instead (`ces.search`, `pages`).
+ */
+export interface ContextStoreSearchPage<T = Record<string, unknown>> {
+  data: T[];
+  meta: ContextStoreSearchMeta;
+}
 
 /** Per-call options. */
 export interface CallOptions {

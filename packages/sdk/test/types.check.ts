@@ -1,5 +1,6 @@
 // Compile-time checks of the search builder's typing, run by `npm run lint` (tsc): each @ts-expect-error line
 // must fail to compile, or tsc reports the directive as unused.
+import type { ContextStoreSearchPage, ExecuteResult } from '../src/index.ts';
 import { type SearchFields, searchQuery } from '../src/index.ts';
 
 type Issue = SearchFields['github']['issues'];
@@ -27,3 +28,12 @@ q.sort('labels', 'asc');
 searchQuery<SearchFields['github']['repositories']>().where('topics').contains('vip');
 // @ts-expect-error booleans take eq/neq/in only
 searchQuery<SearchFields['github']['repositories']>().where('archived').gt(true);
+
+// A context_store_search answer: records under data, paging under meta.
+declare const page: ExecuteResult<ContextStoreSearchPage<{ number: number }>>;
+const next: string | null = page.result.meta.cursor;
+const more: boolean = page.result.meta.has_more;
+const first: number | undefined = page.result.data[0]?.number;
+void [next, more, first];
+// @ts-expect-error the records are under data, not result itself
+page.result.map((r) => r);

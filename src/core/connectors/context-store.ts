@@ -1,6 +1,7 @@
 /**
  * Context Store verbs: starting and restarting a connector's syncs, dropping its index, the status shown on
- * connector records, /inspect, and the `search` action (which reads the index only, never the live API).
+ * connector records, /inspect, and the search actions `search` and `context_store_search` (which read the index
+ * only, never the live API).
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -23,9 +24,8 @@ import { type SearchOutcome, searchOutcome } from '../context-store-observer.ts'
 import { DomainError, invalidField } from '../errors.ts';
 import { defaultTemplate, indexedEntities, type TemplateView } from '../templates/source-templates.ts';
 import { definitionOf, loadConnector } from './lookup.ts';
+import { type SearchMeta, searchResult, searchResultParts } from './search-answer.ts';
 
-/** The search action's names: the reference's current one and its older alias. */
-export const SEARCH_ACTIONS = new Set(['search', 'context_store_search']);
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 const CURSOR_PURPOSE = 'context-store-search.v1';
@@ -169,6 +169,8 @@ export async function inspectConnector(deps: CoreDeps, ctx: RequestContext, id: 
 
 export interface SearchInput {
   entity: string;
+  /** `search` or `context_store_search`: which shape `result` takes (search-answer.ts). */
+  action: string;
   params: Record<string, unknown>;
   select_fields?: string[] | null | undefined;
   exclude_fields?: string[] | null | undefined;
@@ -347,28 +349,35 @@ export async function searchContextStore(
     : null;
 
   const trimmed = Boolean(params.fields || input.select_fields?.length || input.exclude_fields?.length);
-  const tookMs = Math.round((performance.now() - started) * 100) / 100;
+  // Whole milliseconds: the reference SDK types took_ms as an integer.
+  const tookMs = Math.round(performance.now() - started);
+  const meta: SearchMeta = { has_more: hasNext, cursor: endCursor, took_ms: tookMs };
   const envelope = {
     status: 'success' as const,
     connector_metadata: { has_next_page: hasNext, end_cursor: endCursor, took_ms: tookMs },
-    execution_metadata: {
-      connector_instance_id: `source_id:${connector.id}`,
-      execution_time_ms: Math.round(tookMs),
-    },
+    execution_metadata: { connector_instance_id: `source_id:${connector.id}`, execution_time_ms: tookMs },
   };
   if (!trimmed) {
     // The stored JSON is written into the reply as it is: no parse and re-serialise per record (unless
     // someone reads `result`).
     return {
       ...envelope,
-      rawParts: [Buffer.from(`[${page.map((r) => r.data).join(',')}]`)],
+      rawParts: searchResultParts(
+        input.action,
+        page.map((r) => r.data),
+        meta,
+      ),
       get result(): unknown {
-        return page.map((r) => JSON.parse(r.data) as unknown);
+        return searchResult(
+          input.action,
+          page.map((r) => JSON.parse(r.data) as unknown),
+          meta,
+        );
       },
     };
   }
-  let result: unknown[] = page.map((r) => JSON.parse(r.data) as unknown);
-  if (params.fields) result = applyFieldSelection(result, params.fields, null) as unknown[];
-  result = applyFieldSelection(result, input.select_fields, input.exclude_fields) as unknown[];
-  return { ...envelope, result };
+  let records: unknown[] = page.map((r) => JSON.parse(r.data) as unknown);
+  if (params.fields) records = applyFieldSelection(records, params.fields, null) as unknown[];
+  records = applyFieldSelection(records, input.select_fields, input.exclude_fields) as unknown[];
+  return { ...envelope, result: searchResult(input.action, records, meta) };
 }

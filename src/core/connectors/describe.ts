@@ -61,6 +61,8 @@ export function describeDefinition(def: ConnectorDefinition) {
     })),
     search: {
       params: '{query: {filter, sort: [{field: "asc"|"desc"}]}, limit (1-1000), cursor, fields}',
+      answers:
+        'search: result is the records (an array), next page params.cursor = connector_metadata.end_cursor; context_store_search: result is {data: [records], meta: {has_more, cursor, took_ms}}, next page params.cursor = meta.cursor',
       operators: SEARCH_OPERATORS,
       example: {
         query: { filter: { and: [{ eq: { state: 'open' } }, { fuzzy: { title: 'login bug' } }] } },

@@ -6,10 +6,11 @@ import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { cachedReads } from '../read-cache.ts';
-import { SEARCH_ACTIONS, searchContextStore } from './context-store.ts';
+import { searchContextStore } from './context-store.ts';
 import { assertCredentialsUsable, openConnectorCall } from './credential-store.ts';
 import { DESCRIBE_ACTION, describeForExecute } from './describe.ts';
 import { assertPossibleConnectorId, connectorNotFound, definitionOf } from './lookup.ts';
+import { SEARCH_ACTIONS } from './search-answer.ts';
 
 export interface ExecuteInput {
   entity: string;
@@ -73,6 +74,7 @@ export async function executeConnector(
   if (SEARCH_ACTIONS.has(input.action)) {
     return searchContextStore(deps, ctx, connector, def, {
       entity: input.entity,
+      action: input.action,
       params: input.params ?? {},
       select_fields: input.select_fields,
       exclude_fields: input.exclude_fields,

@@ -182,7 +182,7 @@ export function entitySearchBlocks(
   const entity = def.entities.find((e) => e.name === layout.entity)!;
   const spec = layout.spec;
   const notes = [
-    `Action ${tick('search')} (alias ${tick('context_store_search')}) reads the index, never the live API.`,
+    `Actions ${tick('search')} (result: the records, an array) and ${tick('context_store_search')} (result: ${tick('{data, meta: {has_more, cursor, took_ms}}')}) read the index, never the live API.`,
     spec.suggested ? 'Suggested: indexed by default in entity pickers.' : undefined,
     spec.incremental
       ? `Kept fresh incrementally by ${tick(spec.incremental.field)}.`
@@ -210,7 +210,7 @@ export function searchSection(def: ConnectorDefinition): SkillSection {
   } else {
     content.push(
       paragraph(
-        `The Context Store indexes these ${def.name} entities in the background after a connector is created; search them with action ${tick('search')} (alias ${tick('context_store_search')}): params ${tick('{query: {filter, sort}, limit, cursor, fields}')}, limit 1–1000 (default 100). Readiness is per entity: check it with GET /api/v1/integrations/connectors/{id}/inspect (ready_for_search); until an entity's first page is stored a search of it answers 409 CONTEXT_STORE_NOT_READY: use list/get meanwhile.`,
+        `The Context Store indexes these ${def.name} entities in the background after a connector is created; search them with action ${tick('search')} or ${tick('context_store_search')}: params ${tick('{query: {filter, sort}, limit, cursor, fields}')}, limit 1–1000 (default 100). ${tick('search')} answers the records as an array: page on with params.cursor = connector_metadata.end_cursor while has_next_page. ${tick('context_store_search')} answers ${tick('{data: [records], meta: {has_more, cursor, took_ms}}')}: page on with params.cursor = meta.cursor while meta.has_more (the same cursor as end_cursor, which it also carries). Readiness is per entity: check it with GET /api/v1/integrations/connectors/{id}/inspect (ready_for_search); until an entity's first page is stored a search of it answers 409 CONTEXT_STORE_NOT_READY: use list/get meanwhile.`,
       ),
       table(
         ['Entity', 'Suggested', 'Searchable fields'],

@@ -322,7 +322,7 @@ function guidance(def: ConnectorDefinition): ContentBlock[] {
     list([
       `Find the connector: GET /api/v1/integrations/connectors?definition_id=${def.id} (or create one: section overview).`,
       layouts.length
-        ? `Default read action: ${tick('search')} (alias ${tick('context_store_search')}) on the Context Store entities (${layouts.map((l) => l.entity).join(', ')}): fast, no provider call. Check readiness first with GET /api/v1/integrations/connectors/{id}/inspect; on 409 CONTEXT_STORE_NOT_READY, or for an entity not listed here, use ${tick('list')}/${tick('get')} (live API).`
+        ? `Default read action: ${tick('search')} (records as an array) or ${tick('context_store_search')} (${tick('{data, meta}')}) on the Context Store entities (${layouts.map((l) => l.entity).join(', ')}): fast, no provider call. Check readiness first with GET /api/v1/integrations/connectors/{id}/inspect; on 409 CONTEXT_STORE_NOT_READY, or for an entity not listed here, use ${tick('list')}/${tick('get')} (live API).`
         : `Read with ${tick('list')} and ${tick('get')} (live API); no entity of ${def.name} is in the Context Store.`,
       'Keep answers small: select_fields (or exclude_fields) on list/get; params.fields on search.',
       'Page with connector_metadata.end_cursor passed back as params.cursor until has_next_page is false.',

@@ -153,7 +153,7 @@ export function pagingSkill(): SkillDocument {
         summary: 'The same cursor, bound to the query it came from.',
         content: [
           paragraph(
-            'Repeat the same query (filter, sort, fields) with params.cursor = end_cursor; limit is 1–1000 (default 100). A cursor used with another query, entity or connector is 422 INVALID_CURSOR.',
+            'Repeat the same query (filter, sort, fields) with params.cursor = end_cursor; limit is 1–1000 (default 100). Action context_store_search also answers the cursor as result.meta.cursor (with result.meta.has_more): the same value, and either action continues the other’s. A cursor used with another query, entity or connector is 422 INVALID_CURSOR.',
           ),
         ],
       },

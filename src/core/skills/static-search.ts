@@ -58,7 +58,7 @@ export function searchDslSkill(): SkillDocument {
     guidance: [
       heading('Searching the Context Store', 2),
       list([
-        `Execute ${tick('{"entity": "<entity>", "action": "search", "params": {...}}')} (alias context_store_search) on a connector; it reads ces’s index, never the provider.`,
+        `Execute ${tick('{"entity": "<entity>", "action": "search", "params": {...}}')} (or action ${tick('context_store_search')}: the same query, its answer a page object) on a connector; it reads ces’s index, never the provider.`,
         'Which entities are indexed and which fields each takes: the connector’s skill (connector-source:<definition id>), section search.',
         'Before the first search, GET /api/v1/integrations/connectors/{id}/inspect: search works on an entity once its ready_for_search is true.',
       ]),
@@ -81,12 +81,18 @@ export function searchDslSkill(): SkillDocument {
                 `Up to ${L.sortKeys} keys: [{"<field>": "asc" | "desc"}]; text and array fields cannot be sorted.`,
               ],
               ['limit', '1–1000, default 100.'],
-              ['cursor', 'connector_metadata.end_cursor of the previous page, with the same query.'],
-              ['fields', 'The record fields to return (dot paths), like select_fields.'],
+              [
+                'cursor',
+                'The previous page’s connector_metadata.end_cursor (for context_store_search also its result.meta.cursor: the same value), with the same query.',
+              ],
+              [
+                'fields',
+                'The record fields to return, like select_fields: dot paths (["number", "user.login"]) or key lists ([["number"], ["user", "login"]]).',
+              ],
             ],
           ),
           paragraph(
-            'The answer: result is an array of records; connector_metadata has has_next_page, end_cursor and took_ms.',
+            'The answer: with action search, result is an array of records (page on while connector_metadata.has_next_page, with params.cursor = connector_metadata.end_cursor); with action context_store_search, result is {data: [records], meta: {has_more, cursor, took_ms}} (page on while meta.has_more, with params.cursor = meta.cursor). Both carry connector_metadata {has_next_page, end_cursor, took_ms}; took_ms is whole milliseconds.',
           ),
         ],
       },

@@ -2317,7 +2317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor */
+        /**
+         * Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor
+         * @description search and context_store_search read the Context Store (never the provider) and run the same query with the same cursor: search answers the records as an array, context_store_search as {data, meta: {has_more, cursor, took_ms}}; connector_metadata carries has_next_page, end_cursor and took_ms (whole milliseconds) for both.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2352,6 +2355,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             status: "success";
+                            /** @description list, api_search and search: the records (an array); get, create, update: the record; context_store_search: {data: [records], meta: {has_more, cursor, took_ms}}, meta.cursor being the next page's params.cursor (the same as connector_metadata.end_cursor). */
                             result: unknown;
                             connector_metadata: {
                                 has_next_page: boolean;

@@ -6,6 +6,7 @@ import { GITHUB_FAKE_DEFAULT_TOKEN } from '../../../../test/connectors/github/fa
 import {
   Ces,
   type Connector,
+  type ContextStoreSearchPage,
   isCesError,
   NotFoundError,
   PermissionError,
@@ -197,7 +198,30 @@ export function apiSuite(e2e: E2e) {
       );
       const first = await e2e.ces.search<{ number: number; title: string }>(connector.id, 'issues', query);
       assert.deepEqual(Object.keys(first.result[0] ?? {}).sort(), ['number', 'title']);
-      assert.equal(typeof first.connector_metadata.took_ms, 'number');
+      assert.ok(Number.isInteger(first.connector_metadata.took_ms), String(first.connector_metadata.took_ms));
+
+      // context_store_search: the same page as a page object, typed by ContextStoreSearchPage.
+      assert.ok(found.length > 4, 'more than one page of open issues');
+      const asPage = await e2e.ces.execute<ContextStoreSearchPage<{ number: number; title: string }>>(
+        connector.id,
+        { entity: 'issues', action: 'context_store_search', params: { ...query.toParams() } },
+      );
+      assert.deepEqual(asPage.result.data, first.result);
+      assert.equal(asPage.result.meta.has_more, first.connector_metadata.has_next_page);
+      assert.ok(Number.isInteger(asPage.result.meta.took_ms));
+      const next = await e2e.ces.search<{ number: number }>(connector.id, 'issues', query, {
+        cursor: asPage.result.meta.cursor ?? undefined,
+      });
+      assert.deepEqual(
+        next.result.map((r) => r.number),
+        found.slice(4, 8),
+      );
+      const paged = e2e.ces.pages(connector.id, {
+        entity: 'issues',
+        action: 'context_store_search',
+        params: { ...query.toParams() },
+      });
+      await assert.rejects(paged.next(), /page with action search/);
 
       const bad = await e2e.ces
         .search(connector.id, 'issues', searchQuery().where('nope').eq(1))

@@ -25,7 +25,10 @@ const Body = Type.Object(
 );
 const Reply = Type.Object({
   status: Type.Literal('success'),
-  result: Type.Unknown(),
+  result: Type.Unknown({
+    description:
+      "list, api_search and search: the records (an array); get, create, update: the record; context_store_search: {data: [records], meta: {has_more, cursor, took_ms}}, meta.cursor being the next page's params.cursor (the same as connector_metadata.end_cursor).",
+  }),
   connector_metadata: Type.Object(
     { has_next_page: Type.Boolean(), end_cursor: Type.Union([Type.String(), Type.Null()]) },
     { additionalProperties: true },
@@ -55,6 +58,8 @@ export function register(app: App, deps: CoreDeps) {
         tags: ['Execute'],
         summary:
           'Run an entity/action against the provider; paging is normalised to has_next_page/end_cursor',
+        description:
+          'search and context_store_search read the Context Store (never the provider) and run the same query with the same cursor: search answers the records as an array, context_store_search as {data, meta: {has_more, cursor, took_ms}}; connector_metadata carries has_next_page, end_cursor and took_ms (whole milliseconds) for both.',
         params: Params,
         body: Body,
         response: withErrors({ 200: Reply }, [424, 429, 502, 503, 504]),
