@@ -3,8 +3,10 @@
  * members, `definition.spec.connectionSpecification`) so its clients work unchanged; the snake_case members
  * (`credential_options`, `entities`) are ces additions meant for clients and AI agents.
  */
+import { LIMIT_PARAM, pageSizeParam } from './page-size.ts';
+import { limitDescription } from './runtime/limit.ts';
 import type { ActionDefinition, ConnectorDefinition, CredentialOption, ParamDefinition } from './schema.ts';
-import { actionNames } from './schema.ts';
+import { actionNames, COLLECTION_ACTIONS } from './schema.ts';
 
 export interface CatalogListItem {
   sourceDefinitionId: string;
@@ -30,6 +32,11 @@ export interface CatalogParam {
   conflicts_with?: string[];
   /** Other names the param is accepted under (the hosted catalog's). */
   aliases?: string[];
+  /**
+   * A required param the connector's replication_config may answer (`replication_config.repositories`): it may
+   * be left out when that setting names a single value for it.
+   */
+  scoped_by?: string;
 }
 
 export interface CatalogAction {
@@ -144,9 +151,27 @@ function credentialOption(option: CredentialOption): CatalogCredentialOption {
 }
 
 function catalogAction(def: ConnectorDefinition, name: string, action: ActionDefinition): CatalogAction {
-  const params = Object.entries(action.params ?? {}).map(([pname, p]) => catalogParam(pname, p));
+  const params = Object.entries(action.params ?? {}).map(([pname, p]) => {
+    const shown = catalogParam(pname, p);
+    const scope = p.required === true ? def.scoping?.find((s) => s.param === pname) : undefined;
+    if (scope) shown.scoped_by = `replication_config.${scope.config}`;
+    if (pname === LIMIT_PARAM && p.maximum !== undefined && COLLECTION_ACTIONS.includes(name as never))
+      shown.description += ` A larger limit is clamped to ${p.maximum}.`;
+    return shown;
+  });
   const paginated = action.pagination !== undefined && action.pagination.type !== 'none';
   const aliases = def.execute_param_aliases;
+  const size = COLLECTION_ACTIONS.includes(name as never) ? pageSizeParam(action) : LIMIT_PARAM;
+  if (size !== LIMIT_PARAM) {
+    const maximum = size === undefined ? undefined : action.params?.[size]?.maximum;
+    params.push({
+      name: LIMIT_PARAM,
+      type: 'integer',
+      required: false,
+      description: limitDescription(size, maximum),
+      minimum: 1,
+    });
+  }
   if (paginated) {
     params.push({
       name: 'cursor',

@@ -7,6 +7,7 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
+import { checkPageSize, checkScoping } from './load-limits.ts';
 import { hasType } from './param-values.ts';
 import { authorizationProblems } from './runtime/authorization-code.ts';
 import { templateParams } from './runtime/body.ts';
@@ -76,6 +77,7 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkBaseUrl(def, out);
   checkCredentials(def, out);
   checkExecuteAliases(def, out);
+  checkScoping(def, out);
   const exposed = def.errors?.expose_body_keys ?? [];
   def.errors?.message_paths?.forEach((path, i) => {
     if (!exposed.includes(path[0] ?? ''))
@@ -103,7 +105,9 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
     seen.add(entity.name);
     for (const name of ACTION_NAMES) {
       const action = entity.actions[name];
-      if (action) checkAction(action, name, `/entities/${i}/actions/${name}`, out);
+      if (!action) continue;
+      checkAction(action, name, `/entities/${i}/actions/${name}`, out);
+      checkPageSize(action, name, `/entities/${i}/actions/${name}`, out);
     }
     if (entity.context_store)
       checkContextStore(def, entity, entity.context_store, `/entities/${i}/context_store`, out);

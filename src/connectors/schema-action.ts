@@ -256,6 +256,14 @@ export const ActionSchema = Type.Object(
     record_selector: Type.Optional(DPath),
     pagination: Type.Optional(PaginationSchema),
     /**
+     * `list`/`api_search` only: the param that sets how many records a page holds, which a client's `limit`
+     * sets (the hosted service's page size), or `false` for a provider with a fixed page size (then `limit`
+     * only caps the records answered). Inferred when exactly one integer param is named (or sent as)
+     * `per_page`, `page_size`, `page[size]`, `limit`, `maxResults`, `first` or `count`, or is the
+     * pagination's `size_param`/`limit_param`; a collection action with none or several must say.
+     */
+    page_size_param: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Literal(false)])),
+    /**
      * Other endpoints for the same action, chosen by the params given: the first variant whose `when` params
      * are all given replaces `request` (GitHub's release by `tag` beside the one by id).
      */

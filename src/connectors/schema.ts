@@ -177,6 +177,21 @@ export const BaseUrlVariableSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** One param defaulted from a replication_config array; see `scoping` below and runtime/scoping.ts. */
+const ScopingSchema = Type.Object(
+  {
+    /** The param it fills, on every action that declares it as required. */
+    param: Type.String({ minLength: 1 }),
+    /** The replication_config array of strings the scope comes from. */
+    config: Type.String({ minLength: 1 }),
+    /** Each item is matched as for Context Store partitions: `{owner}/{repo}`; an item that doesn't fit is skipped. */
+    pattern: Type.String({ minLength: 1 }),
+    /** The param's value from a matched item's placeholders; default `{<param>}`. */
+    value: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
 export const ConnectorDefinitionSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -222,6 +237,12 @@ export const ConnectorDefinitionSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * Required params a client may leave out when the connector's replication_config names one scope for them
+     * (the hosted catalog's `x-airbyte-scoping`): GitHub's `owner` and `repo` from a single configured
+     * `repositories: ["owner/repo"]`.
+     */
+    scoping: Type.Optional(Type.Array(ScopingSchema, { minItems: 1 })),
     entities: Type.Array(EntitySchema, { minItems: 1 }),
   },
   { additionalProperties: false },
@@ -229,6 +250,7 @@ export const ConnectorDefinitionSchema = Type.Object(
 
 export type ConnectorDefinition = Type.Static<typeof ConnectorDefinitionSchema>;
 export type EntityDefinition = Type.Static<typeof EntitySchema>;
+export type ScopingDefinition = Type.Static<typeof ScopingSchema>;
 export type ActionDefinition = Type.Static<typeof ActionSchema>;
 export type ParamDefinition = Type.Static<typeof ParamSchema>;
 export type ContextStoreDefinition = Type.Static<typeof ContextStoreSchema>;

@@ -53,3 +53,26 @@ export function render(
   }
   return out;
 }
+
+/**
+ * A replication_config item against a pattern (Context Store partitions, scoping): `{owner}/{repo}` against
+ * `acme/widgets` → {owner: 'acme', repo: 'widgets'}; undefined when it doesn't fit. A placeholder is one
+ * path segment (no `/`).
+ */
+export function matchPattern(pattern: string, value: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const source = pattern
+    .split(/(\{[A-Za-z][A-Za-z0-9_]*\})/)
+    .map((part) => {
+      const m = /^\{([A-Za-z][A-Za-z0-9_]*)\}$/.exec(part);
+      if (m?.[1]) {
+        names.push(m[1]);
+        return '([^/]+)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  const match = new RegExp(`^${source}$`).exec(value);
+  if (!match) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, match[i + 1] ?? '']));
+}

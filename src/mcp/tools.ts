@@ -53,7 +53,8 @@ const defineTool = <S extends TSchema>(tool: Tool<S>): Tool<S> => tool;
 const Id = Type.String({ format: 'uuid', description: 'A connector id (list_connectors answers them).' });
 const FieldList = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 200 });
 const Params = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'The action params, as describe_connector lists them; paging: params.cursor = end_cursor.',
+  description:
+    'The action params, as describe_connector lists them; page size: params.limit on any list; paging: params.cursor = end_cursor.',
 });
 const MaxChars = Type.Integer({
   minimum: 1000,

@@ -73,7 +73,7 @@ describe('download links', () => {
 
   test('a link for a call that cannot work is not made; a revoked application’s link stops working', async () => {
     await assert.rejects(
-      link(token, { owner: 'ces-demo' }),
+      link(token, { owner: 'ces-demo', repo: '..' }),
       (err: Error & { code?: string }) => err.code === 'INVALID_PARAMS',
     );
     const other = await h.otherOrg();

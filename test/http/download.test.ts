@@ -59,7 +59,8 @@ describe('execute download', () => {
     assert.equal(missing.status, 404, missing.body);
     assert.equal(missing.json.code, 'UPSTREAM_NOT_FOUND');
     const mark = fake.requests.length;
-    const bad = await download({ owner: 'ces-demo' });
+    // (a repo left out is the connector's single configured one: runtime/scoping.ts)
+    const bad = await download({ owner: 'ces-demo', repo: '..' });
     assert.equal(bad.status, 422);
     assert.equal(bad.json.code, 'INVALID_PARAMS');
     const wrongAction = await h.inject({

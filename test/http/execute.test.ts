@@ -199,7 +199,8 @@ describe('execute', () => {
     const cases: Array<[unknown, string, RegExp]> = [
       [{ entity: 'isues', action: 'list', params: {} }, 'UNKNOWN_ENTITY', /issues/],
       [{ entity: 'issues', action: 'destroy', params: {} }, 'UNKNOWN_ACTION', /list/],
-      [{ entity: 'issues', action: 'list', params: { owner: 'a' } }, 'INVALID_PARAMS', /repo/],
+      // (owner and repo the connector's single repository answers: runtime/scoping.ts; number nothing does)
+      [{ entity: 'comments', action: 'list', params: { owner: 'a', repo: 'b' } }, 'INVALID_PARAMS', /number/],
       [
         { entity: 'issues', action: 'list', params: { owner: 'a', repo: 'b', per_page: 'ten' } },
         'INVALID_PARAMS',

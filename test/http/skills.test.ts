@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { actionNames, type ConnectorDefinition } from '../../src/connectors/schema.ts';
+import { actionNames, COLLECTION_ACTIONS, type ConnectorDefinition } from '../../src/connectors/schema.ts';
 import { SEARCH_LIMITS } from '../../src/context-store/query.ts';
 import { ERROR_CODES } from '../../src/core/errors.ts';
 import { FIELD_OPERATORS } from '../../src/core/skills/connector-search.ts';
@@ -179,9 +179,11 @@ describe('skills', () => {
         const rows = tableAfter(content, `${entity.name}.${name}`);
         const params = Object.entries(action.params ?? {});
         const paginated = action.pagination !== undefined && action.pagination.type !== 'none';
+        // Every collection takes limit, the page size (its own param where the provider names it so).
+        const limit = COLLECTION_ACTIONS.includes(name) && !Object.hasOwn(action.params ?? {}, 'limit');
         assert.deepEqual(
           rows.map((r) => r[0]),
-          [...params.map(([p]) => p), ...(paginated ? ['cursor'] : [])],
+          [...params.map(([p]) => p), ...(limit ? ['limit'] : []), ...(paginated ? ['cursor'] : [])],
           `${entity.name}.${name}`,
         );
         for (const [p, def] of params) {

@@ -15,6 +15,10 @@ export interface NextRequest {
   body?: unknown;
   /** Header values the first request's params set (an API version header), sent again on every page. */
   headers?: Record<string, string>;
+  /** Records of this page already answered: a client's `limit` stopped inside it (executor.ts capRecords). */
+  skip?: number;
+  /** The client's `limit`, kept for every later page. */
+  take?: number;
 }
 
 export interface CursorBinding {
@@ -81,6 +85,7 @@ export class CursorCodec {
       throw forged();
     }
     if (payload.v !== 1 || typeof payload.req?.url !== 'string') throw forged();
+    if (!countOrAbsent(payload.req.skip, 0) || !countOrAbsent(payload.req.take, 1)) throw forged();
     if (payload.cid !== binding.connectorId) {
       throw invalid(
         'params.cursor was issued for a different connector; cursors only work on the connector that returned them.',
@@ -102,6 +107,10 @@ export class CursorCodec {
     const inner = hash('sha256', Buffer.concat([this.innerPad, Buffer.from(CONTEXT + body)]), 'buffer');
     return hash('sha256', Buffer.concat([this.outerPad, inner]), 'buffer');
   }
+}
+
+function countOrAbsent(value: unknown, least: number): boolean {
+  return value === undefined || (Number.isSafeInteger(value) && (value as number) >= least);
 }
 
 function forged(): DomainError {

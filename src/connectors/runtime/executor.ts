@@ -26,7 +26,7 @@ import { encodeBody } from './body.ts';
 import { BufferBudget, HeldBuffers } from './buffer-budget.ts';
 import { credentialCheckError } from './check-errors.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type CursorBinding, CursorCodec } from './cursor.ts';
+import { type CursorBinding, CursorCodec, type NextRequest } from './cursor.ts';
 import { Downloader, type DownloadResult } from './download.ts';
 import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './download-steps.ts';
 import { atPath } from './dpath.ts';
@@ -37,7 +37,7 @@ import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
-import { nextPage } from './paginators.ts';
+import { type NextPage, nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import { JoinedOnRead } from './parts.ts';
 import {
@@ -115,6 +115,11 @@ export interface ExecuteInput {
    * parses only the envelope around it and answers `unparsed`.
    */
   unparsedRecords?: boolean | undefined;
+  /**
+   * A collection's record cap, from the client's `limit` (limit.ts): at most this many records are answered,
+   * and end_cursor resumes after the last one answered, within the same provider page if records are left.
+   */
+  recordLimit?: number | undefined;
 }
 
 export interface ExecuteOutput {
@@ -212,15 +217,18 @@ export class ConnectorRuntime {
 
   /**
    * 422 before any upstream call: unknown entity/action, missing/mistyped/unknown params. Returns the params to
-   * pass to `execute`, which then does not check them again.
+   * pass to `execute`, which then does not check them again. With the connector's `config`, required params the
+   * definition scopes (runtime/scoping.ts) are taken from it when the client leaves them out.
    */
   validate(
     def: ConnectorDefinition,
     entity: string,
     action: string,
     params: Record<string, unknown>,
+    config?: Record<string, unknown>,
   ): Record<string, unknown> {
-    const valid = validateParams(resolveAction(def, entity, action), params);
+    const scope = config === undefined || def.scoping === undefined ? undefined : { def, config };
+    const valid = validateParams(resolveAction(def, entity, action), params, scope);
     this.validated.add(valid);
     return valid;
   }
@@ -253,16 +261,21 @@ export class ConnectorRuntime {
       action: input.action,
     };
     const request = requestFor(resolved.action, params);
+    const next =
+      resolved.paged && params.cursor !== undefined && params.cursor !== null
+        ? this.cursors.verify(binding, params.cursor)
+        : undefined;
+    // A cursor carries the cap it was issued under; the client's other params are ignored with it, so is limit.
+    const window = { skip: next?.skip ?? 0, take: next ? next.take : input.recordLimit };
     // Built from the credentials each attempt uses: a token response may set a base URL variable. Built once
     // per credentials (the early check below and the first attempt use the same).
     let last: { credentials: ResolvedCredentials; base: BaseUrl; built: BuiltRequest } | undefined;
     const prepare = (credentials: ResolvedCredentials) => {
       if (last?.credentials !== credentials) {
         const base = resolveBaseUrl(def, input.config, this.overrides, credentials);
-        const built =
-          resolved.paged && params.cursor !== undefined && params.cursor !== null
-            ? this.replay(binding, params.cursor, base, request)
-            : buildRequest(base, request, paramsFor(resolved.action, request), params);
+        const built = next
+          ? this.replay(next, base, request)
+          : buildRequest(base, request, paramsFor(resolved.action, request), params);
         last = { credentials, base, built };
       }
       return { base: last.base, built: last.built };
@@ -271,7 +284,10 @@ export class ConnectorRuntime {
     if (!settingsFor(def, input.credentials)) prepare(input.credentials);
     const operation = `${input.entity}.${input.action}`;
     const listPath =
-      input.unparsedRecords && COLLECTION_ACTIONS.includes(resolved.actionName as never)
+      input.unparsedRecords &&
+      window.take === undefined &&
+      window.skip === 0 &&
+      COLLECTION_ACTIONS.includes(resolved.actionName as never)
         ? unparsedListPath(def, resolved.action, request.graphql !== undefined)
         : undefined;
     const authorised = {
@@ -326,13 +342,18 @@ export class ConnectorRuntime {
     const meta: Record<string, unknown> = {};
     for (const [name, path] of Object.entries(resolved.action.meta ?? {}))
       meta[name] = atPath(body, path) ?? null;
+    const capped = collection ? capRecords(selected as unknown[], window) : undefined;
     const page = { res, body, records: selected, sent: built.body, headers: paramHeaders(built, request) };
-    const endCursor = this.endCursor(resolved, binding, base, page, authQuery, def.name);
+    const endCursor = this.endCursor(resolved, binding, base, page, authQuery, def.name, {
+      resume: capped?.resume,
+      take: window.take,
+    });
     // The provider's bytes of the result, to be written as they came instead of serialised again: the whole
     // body, or the value its record selector names (found by a scanner, json-slice.ts).
     const selector = resolved.action.record_selector ?? [];
     const connector_metadata = { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor };
     if (list) return unparsedOutput(list, connector_metadata, def.name, operation);
+    if (capped) return { result: capped.records, connector_metadata };
     const rawResult =
       selected === undefined || res.body.length === 0
         ? undefined
@@ -506,13 +527,7 @@ export class ConnectorRuntime {
     await this.http.close();
   }
 
-  private replay(
-    binding: CursorBinding,
-    cursor: unknown,
-    base: BaseUrl,
-    req: RequestDefinition,
-  ): BuiltRequest {
-    const next = this.cursors.verify(binding, cursor);
+  private replay(next: NextRequest, base: BaseUrl, req: RequestDefinition): BuiltRequest {
     let url: URL | undefined;
     try {
       url = new URL(next.url);
@@ -629,16 +644,21 @@ export class ConnectorRuntime {
     },
     authQuery: string[],
     provider: string,
+    /** `resume`: records of this page are left after the cap, so the cursor asks for this page again from there. */
+    window: { resume: number | undefined; take: number | undefined },
   ): string | null {
     const { res, body, records } = page;
     if (!resolved.paged || !Array.isArray(records)) return null;
-    const found = nextPage(resolved.action.pagination, {
-      url: res.url,
-      headers: res.headers,
-      body,
-      records,
-      ...(page.sent === undefined ? {} : { requestBody: page.sent }),
-    });
+    const found: NextPage | null =
+      window.resume !== undefined
+        ? { url: new URL(res.url), ...(isPlainObject(page.sent) ? { body: page.sent } : {}) }
+        : nextPage(resolved.action.pagination, {
+            url: res.url,
+            headers: res.headers,
+            body,
+            records,
+            ...(page.sent === undefined ? {} : { requestBody: page.sent }),
+          });
     if (!found) return null;
     const next = found.url;
     if (next.origin !== base.origin) {
@@ -653,6 +673,8 @@ export class ConnectorRuntime {
       url: next.href,
       ...(found.body ? { body: found.body } : {}),
       ...(Object.keys(page.headers).length > 0 ? { headers: page.headers } : {}),
+      ...(window.resume === undefined ? {} : { skip: window.resume }),
+      ...(window.take === undefined ? {} : { take: window.take }),
     });
   }
 }
@@ -682,6 +704,19 @@ function skippedHeaders(req: RequestDefinition): ReadonlySet<string> {
     skippedByRequest.set(req, skipped);
   }
   return skipped;
+}
+
+/**
+ * The records of a page inside the cap's window (`skip` records already answered from it, at most `take`
+ * more), and where the next call resumes on the same page when records are left; undefined without a window.
+ */
+function capRecords(
+  records: unknown[],
+  window: { skip: number; take: number | undefined },
+): { records: unknown[]; resume: number | undefined } | undefined {
+  if (window.skip === 0 && (window.take === undefined || records.length <= window.take)) return undefined;
+  const end = window.take === undefined ? records.length : window.skip + window.take;
+  return { records: records.slice(window.skip, end), resume: end < records.length ? end : undefined };
 }
 
 function isNotFound(err: unknown): boolean {

@@ -5,10 +5,12 @@
  */
 import { DomainError, type ErrorDetail } from '../../core/errors.ts';
 import { headerValueProblem } from '../header-value.ts';
+import { LIMIT_PARAM, pageSizeParam } from '../page-size.ts';
 import {
   type ActionDefinition,
   actionNames,
   actionOf,
+  COLLECTION_ACTIONS,
   type ConnectorDefinition,
   type EntityDefinition,
   type ObjectPropertyDefinition,
@@ -16,6 +18,7 @@ import {
 } from '../schema.ts';
 import { placeholders } from '../template.ts';
 import { placementOf, requestFor } from './request.ts';
+import { type Scope, type ScopeSource, scopeOf } from './scoping.ts';
 
 export interface ResolvedAction {
   entity: EntityDefinition;
@@ -69,17 +72,20 @@ export function resolveAction(def: ConnectorDefinition, entity: string, action: 
 /**
  * Throws INVALID_PARAMS listing every problem and the accepted params. With a cursor, required params may be
  * absent. Returns the params to send: the same, except that `integer` values given as decimal strings are
- * numbers (see `asInteger`).
+ * numbers (see `asInteger`), and required params left out that `scope` answers are added.
  */
 export function validateParams(
   resolved: ResolvedAction,
   params: Record<string, unknown>,
+  scope?: ScopeSource,
 ): Record<string, unknown> {
   const declared = resolved.action.params ?? {};
   const problems: ErrorDetail[] = [];
   const accepted: Array<[string, unknown]> = [];
   params = canonicalNames(declared, params, problems);
   const hasCursor = resolved.paged && params.cursor !== undefined && params.cursor !== null;
+  const unscoped = new Map<string, Extract<Scope, { kind: 'unscoped' }>>();
+  if (scope && !hasCursor) params = withScope(declared, params, scope, unscoped);
   const request = requestFor(resolved.action, params);
   const inPath = placeholders(request.path);
   for (const [name, value] of Object.entries(params)) {
@@ -122,8 +128,16 @@ export function validateParams(
   }
   if (!hasCursor) {
     for (const [name, param] of Object.entries(declared)) {
-      if (param.required && !Object.hasOwn(params, name))
-        problems.push(problem(name, `missing required param '${name}'`, 'required'));
+      if (param.required && !Object.hasOwn(params, name)) {
+        const why = unscoped.get(name);
+        const missing = problem(
+          name,
+          `missing required param '${name}'${why ? ` (${why.reason})` : ''}`,
+          'required',
+        );
+        if (why) missing.details = { config: why.config, configured: why.configured.slice(0, 100) };
+        problems.push(missing);
+      }
     }
     // With variants a path param may be optional in the declaration, but the chosen endpoint needs it.
     const variants = resolved.action.variants ?? [];
@@ -141,6 +155,26 @@ export function validateParams(
     `Invalid params for ${op}: ${problems.map((p) => p.message).join('; ')}. Accepted params: ${describeParams(resolved)}.`,
     { errors: problems },
   );
+}
+
+/**
+ * The params with each required one the client left out filled from the connector's replication_config, where
+ * the definition scopes it and the config names one value; `unscoped` gets why the others were not.
+ */
+function withScope(
+  declared: Record<string, ParamDefinition>,
+  params: Record<string, unknown>,
+  source: ScopeSource,
+  unscoped: Map<string, Extract<Scope, { kind: 'unscoped' }>>,
+): Record<string, unknown> {
+  let out = params;
+  for (const [name, param] of Object.entries(declared)) {
+    if (param.required !== true || given(params, name)) continue;
+    const scope = scopeOf(source, name);
+    if (scope?.kind === 'one') out = { ...out, [name]: scope.value };
+    else if (scope) unscoped.set(name, scope);
+  }
+  return out;
 }
 
 /** The provider's value for a client's value through `value_map` (see the schema), or why there is none. */
@@ -250,6 +284,11 @@ export function describeParams(resolved: ResolvedAction): string {
     const type = p.enum ? p.enum.map((v) => JSON.stringify(v)).join('|') : p.type;
     return `${name} (${type}${p.required ? ', required' : ''})`;
   });
+  if (
+    COLLECTION_ACTIONS.includes(resolved.actionName as never) &&
+    pageSizeParam(resolved.action) !== LIMIT_PARAM
+  )
+    parts.push('limit (integer)');
   if (resolved.paged) parts.push('cursor (string)');
   return parts.length > 0 ? parts.join(', ') : 'none';
 }

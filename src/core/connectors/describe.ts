@@ -50,6 +50,7 @@ export function describeDefinition(def: ConnectorDefinition) {
           description: p.description,
           ...(p.enum ? { enum: p.enum } : {}),
           ...(p.default !== undefined ? { default: p.default } : {}),
+          ...(p.scoped_by ? { scoped_by: p.scoped_by } : {}),
         })),
       })),
       searchable: e.context_store

@@ -32,7 +32,13 @@ export async function createDownloadLink(
 ): Promise<{ path: string; expires_at: string }> {
   const connector = await loadConnector(deps, ctx, connectorId);
   // A link for a call that could never work is refused now, not when it is followed.
-  deps.runtime.validate(definitionOf(deps, connector), input.entity, 'download', input.params);
+  deps.runtime.validate(
+    definitionOf(deps, connector),
+    input.entity,
+    'download',
+    input.params,
+    connector.replication_config,
+  );
   const expires = deps.now().getTime() + DOWNLOAD_LINK_TTL_MS;
   const body: LinkBody = {
     o: ctx.organizationId,

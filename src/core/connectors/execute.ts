@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { DownloadResult } from '../../connectors/runtime/download.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
+import { liftLimit } from '../../connectors/runtime/limit.ts';
 import { assertHeaderParam, liftExecuteAliases } from '../../connectors/runtime/params.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
@@ -105,8 +106,10 @@ export async function executeConnector(
     range ??= range_header as string;
     params = rest;
   }
+  const limited = liftLimit(def, input.entity, input.action, params);
+  params = limited.params;
   // Validation happens before the credentials are even decrypted: a bad call never reaches the provider.
-  params = deps.runtime.validate(def, input.entity, input.action, params);
+  params = deps.runtime.validate(def, input.entity, input.action, params, connector.replication_config);
 
   const trimmed = Boolean(selectFields?.length || input.exclude_fields?.length);
   // One object for the whole call (its fields set once, not spread into a new object at each step).
@@ -117,6 +120,7 @@ export async function executeConnector(
     holdUntil: input.holdUntil,
     // Untrimmed, a list's records are written on as the provider's bytes: the runtime need not build them.
     unparsedRecords: !trimmed,
+    recordLimit: limited.limit,
   });
   if (input.action === 'download') {
     return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;

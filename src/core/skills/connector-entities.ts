@@ -2,10 +2,13 @@
  * The entity parts of a connector skill, from the definition: each entity's actions and their params (types,
  * required, defaults, enums, bounds, aliases), and concrete execute bodies for its list, get and search.
  */
+import { pageSizeParam as declaredPageSize, LIMIT_PARAM } from '../../connectors/page-size.ts';
+import { limitDescription } from '../../connectors/runtime/limit.ts';
 import {
   type ActionDefinition,
   type ActionName,
   actionNames,
+  COLLECTION_ACTIONS,
   type ConnectorDefinition,
   type EntityDefinition,
   type ParamDefinition,
@@ -26,14 +29,12 @@ import {
 export const isPaginated = (action: ActionDefinition) =>
   action.pagination !== undefined && action.pagination.type !== 'none';
 
-/** Names providers give a page's size; a paginated action's integer param so named is its page size. */
-const PAGE_SIZE_NAMES = /^(per_page|page_size|pagesize|limit|first|count|max_?results)$/i;
-
+/** A paginated action's page-size param (the definition's `page_size_param`, or the one inferred). */
 export function pageSizeParam(action: ActionDefinition): [string, ParamDefinition] | undefined {
   if (!isPaginated(action)) return undefined;
-  return Object.entries(action.params ?? {}).find(
-    ([name, p]) => p.type === 'integer' && PAGE_SIZE_NAMES.test(name),
-  );
+  const name = declaredPageSize(action);
+  const param = name === undefined ? undefined : action.params?.[name];
+  return name !== undefined && param ? [name, param] : undefined;
 }
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -62,15 +63,26 @@ function describe(p: ParamDefinition): string {
   return notes.join(' ');
 }
 
-function paramRows(def: ConnectorDefinition, action: ActionDefinition): string[][] {
-  const rows = Object.entries(action.params ?? {}).map(([name, p]) => [
-    name,
-    typeOf(p),
-    p.required ? 'yes' : 'no',
-    p.default === undefined ? '' : show(p.default),
-    allowed(p),
-    describe(p),
-  ]);
+function paramRows(def: ConnectorDefinition, action: ActionDefinition, actionName: ActionName): string[][] {
+  const rows = Object.entries(action.params ?? {}).map(([name, p]) => {
+    const scope = p.required ? def.scoping?.find((s) => s.param === name) : undefined;
+    const scoped = scope
+      ? ` May be left out when the connector's replication_config.${scope.config} names a single one.`
+      : '';
+    return [
+      name,
+      typeOf(p),
+      p.required ? 'yes' : 'no',
+      p.default === undefined ? '' : show(p.default),
+      allowed(p),
+      describe(p) + scoped,
+    ];
+  });
+  const size = COLLECTION_ACTIONS.includes(actionName) ? declaredPageSize(action) : LIMIT_PARAM;
+  if (size !== LIMIT_PARAM) {
+    const maximum = size === undefined ? undefined : action.params?.[size]?.maximum;
+    rows.push([LIMIT_PARAM, 'integer', 'no', '', '1–…', limitDescription(size, maximum)]);
+  }
   if (isPaginated(action)) {
     const aliases = def.execute_param_aliases?.cursor;
     rows.push([
@@ -99,7 +111,7 @@ function actionBlocks(
   if (name === 'download')
     notes.push('Answers the file itself (Content-Type, Content-Disposition; Range honoured), not JSON.');
   if (action.not_found_is_empty) notes.push('A query matching nothing answers an empty page, not a 404.');
-  const rows = paramRows(def, action);
+  const rows = paramRows(def, action, name);
   return [
     heading(`${entity.name}.${name}`, level),
     paragraph(notes.join(' ')),

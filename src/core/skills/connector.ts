@@ -222,6 +222,9 @@ function pagingSection(def: ConnectorDefinition): SkillSection {
       paragraph(
         `Context Store ${tick('search')} pages with the same cursor and metadata: repeat the same query with params.cursor; limit is 1–1000 (default 100).`,
       ),
+      paragraph(
+        `Every list and api_search also takes ${tick('params.limit')}, the hosted service's name for the page size: it sets the action's page size param below (a limit above its maximum is clamped to it) and ces answers at most that many records per page; where no param sets the page size, limit only caps the records, and end_cursor resumes after the last one answered. Giving limit together with the page size param is a 422.`,
+      ),
       json({ entity: '<entity>', action: 'list', params: { cursor: '<end_cursor>' } }),
     ],
   };

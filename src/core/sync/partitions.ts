@@ -4,6 +4,7 @@
  * wildcard item expanded by listing another entity (an owner's repositories).
  */
 import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
+import { matchPattern } from '../../connectors/template.ts';
 import { type EntityLayout, valueAt } from '../../context-store/layout.ts';
 
 /** Reads one page of an entity's collection: its `list`, or the `api_search` a Context Store declares. */
@@ -55,25 +56,6 @@ export async function resolvePartitions(
     } while (cursor);
   }
   return out;
-}
-
-/** `{owner}/{repo}` against `acme/widgets` → {owner: 'acme', repo: 'widgets'}; undefined when it doesn't fit. */
-export function matchPattern(pattern: string, value: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const source = pattern
-    .split(/(\{[A-Za-z][A-Za-z0-9_]*\})/)
-    .map((part) => {
-      const m = /^\{([A-Za-z][A-Za-z0-9_]*)\}$/.exec(part);
-      if (m?.[1]) {
-        names.push(m[1]);
-        return '([^/]+)';
-      }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  const match = new RegExp(`^${source}$`).exec(value);
-  if (!match) return undefined;
-  return Object.fromEntries(names.map((n, i) => [n, match[i + 1] ?? '']));
 }
 
 function fillTemplate(template: string, params: Record<string, string>): string {

@@ -127,6 +127,7 @@ entities:
         request: { method: GET, path: "/folders/{folder}/things" }
         record_selector: [things]
         pagination: { type: link_header }
+        page_size_param: size
         meta: { total: [total] }
       get:
         description: One thing.
@@ -156,6 +157,7 @@ entities:
     actions:
       list:
         description: Offsets.
+        page_size_param: false
         request: { method: GET, path: /offsets }
         pagination: { type: offset, offset_param: offset, limit_param: limit, page_size: 2 }
   - name: cursors
@@ -164,6 +166,7 @@ entities:
     actions:
       list:
         description: Cursors.
+        page_size_param: false
         request: { method: GET, path: /cursors }
         record_selector: [data]
         pagination: { type: body_cursor, cursor_path: [meta, next], param: after, has_more_path: [meta, has_more] }
@@ -173,6 +176,7 @@ entities:
     actions:
       list:
         description: Links.
+        page_size_param: false
         request: { method: GET, path: /links }
         record_selector: [items]
         pagination: { type: next_url, path: [next_page] }

@@ -85,7 +85,7 @@ describe('ConnectorRuntime errors', () => {
         assert.match(e.message, /missing required param 'folder'/);
         assert.match(
           e.message,
-          /Accepted params: folder \(string, required\), size \(integer\), tags \(array\), cursor \(string\)/,
+          /Accepted params: folder \(string, required\), size \(integer\), tags \(array\), limit \(integer\), cursor \(string\)/,
         );
         assert.deepEqual(e.errors.map((x) => x.field).sort(), [
           'params.colour',
