@@ -4,16 +4,20 @@
 //   npm run reference:facts                       # read ../shared/reference, write test/reference/
 //   npm run reference:facts -- --from DIR         # or CES_REFERENCE_DIR=DIR: read the descriptions from DIR
 //   npm run reference:facts -- --check            # exit 1 when test/reference/ differs from what it would write
+//   npm run reference:facts -- --hosted-sdk DIR   # also the hosted connectors' record types, from the hosted
+//                                                 # service's SDK repository at DIR (a checkout or a bare git dir)
 //
 // The only code in the repository allowed to read outside it (scripts/check-self-contained.mjs makes the
 // exception). What is kept of each kind of description: scripts/reference-facts/*.ts.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { reduceCatalog } from './reference-facts/catalog.ts';
 import { reduceSdl } from './reference-facts/graphql.ts';
+import { reduceHostedRecords } from './reference-facts/hosted-records.ts';
 import { isObject, type Json, reduceOpenApi } from './reference-facts/openapi.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -32,6 +36,36 @@ const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
   { from: 'anchor-catalog.json', to: 'anchor-catalog.json', as: { kind: 'catalog', reduce: reduceCatalog } },
   { from: 'providers/linear.graphql', to: 'providers/linear.graphql', as: { kind: 'graphql' } },
 ];
+
+/** The connectors whose hosted record types are kept: the slugs ces has a definition for. */
+const DEFINITIONS_DIR = path.join(ROOT, 'src/connectors/definitions');
+const HOSTED_RECORDS_DIR = 'hosted-records';
+
+/** A file of the SDK repository at `dir`: read from its work tree, or from HEAD when `dir` is a bare git dir. */
+function sdkFile(dir: string, file: string): string {
+  const inTree = path.join(dir, file);
+  if (existsSync(inTree)) return readFileSync(inTree, 'utf8');
+  return execFileSync('git', ['--git-dir', dir, 'show', `HEAD:${file}`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/** Per connector with a definition, the facts file (under test/reference) and its text. */
+function hostedRecordFacts(sdk: string): Array<{ to: string; text: string }> {
+  const slugs = readdirSync(DEFINITIONS_DIR)
+    .filter((name) => name.endsWith('.yaml'))
+    .map((name) => name.slice(0, -'.yaml'.length))
+    .sort();
+  return slugs.map((slug) => {
+    const spec = parseYaml(sdkFile(sdk, `airbyte_agent_sdk/specs/${slug}/connector.yaml`), {
+      maxAliasCount: -1,
+    });
+    const models = sdkFile(sdk, `airbyte_agent_sdk/connectors/${slug.replace(/-/g, '_')}/models.py`);
+    const facts = reduceHostedRecords(slug, spec, models) as unknown as Json;
+    return { to: `${HOSTED_RECORDS_DIR}/${slug}.json`, text: `${printJson(sortKeys(facts))}\n` };
+  });
+}
 
 /** The bytes of `file`, gunzipped when it ends in `.gz`, as text. */
 function readText(file: string): string {
@@ -83,10 +117,14 @@ function factsOf(file: string, as: Reduce): string {
 
 function main(): void {
   const { values } = parseArgs({
-    options: { from: { type: 'string' }, check: { type: 'boolean', default: false } },
+    options: {
+      from: { type: 'string' },
+      'hosted-sdk': { type: 'string' },
+      check: { type: 'boolean', default: false },
+    },
   });
   const from = path.resolve(values.from ?? process.env.CES_REFERENCE_DIR ?? DEFAULT_FROM);
-  const stale: string[] = [];
+  const outputs: Array<{ to: string; text: string; sizes: string }> = [];
   for (const fact of FACTS) {
     const source = path.join(from, fact.from);
     if (!existsSync(source)) {
@@ -94,9 +132,20 @@ function main(): void {
       process.exit(1);
     }
     const text = factsOf(source, fact.as);
-    const target = path.join(OUT_DIR, fact.to);
+    outputs.push({
+      to: fact.to,
+      text,
+      sizes: `${Buffer.byteLength(readText(source))} -> ${Buffer.byteLength(text)} bytes`,
+    });
+  }
+  const sdk = values['hosted-sdk'];
+  if (sdk !== undefined)
+    for (const fact of hostedRecordFacts(path.resolve(sdk)))
+      outputs.push({ ...fact, sizes: `${Buffer.byteLength(fact.text)} bytes` });
+  const stale: string[] = [];
+  for (const { to, text, sizes } of outputs) {
+    const target = path.join(OUT_DIR, to);
     const before = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
-    const sizes = `${Buffer.byteLength(readText(source))} -> ${Buffer.byteLength(text)} bytes`;
     if (values.check) {
       if (before !== text) stale.push(path.relative(ROOT, target));
       continue;
@@ -107,11 +156,12 @@ function main(): void {
     }
     console.log(`${path.relative(ROOT, target)}: ${before === text ? 'unchanged' : 'written'} (${sizes})`);
   }
+  const sources = sdk === undefined ? from : `${from} and ${sdk}`;
   if (stale.length > 0) {
-    console.error(`differs from ${from} (run npm run reference:facts): ${stale.join(', ')}`);
+    console.error(`differs from ${sources} (run npm run reference:facts): ${stale.join(', ')}`);
     process.exit(1);
   }
-  if (values.check) console.log(`test/reference/ is what ${from} reduces to`);
+  if (values.check) console.log(`test/reference/ is what ${sources} reduces to`);
 }
 
 main();

@@ -21,6 +21,7 @@ import {
   type ConnectorDefinition,
   ConnectorDefinitionSchema,
   type ParamDefinition,
+  type RecordFields,
 } from './schema.ts';
 import { describeSchemaErrors, type SchemaError } from './schema-errors.ts';
 import { placeholders } from './template.ts';
@@ -109,6 +110,14 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
       checkAction(action, name, `/entities/${i}/actions/${name}`, out);
       checkPageSize(action, name, `/entities/${i}/actions/${name}`, out);
     }
+    if (entity.record_fields) checkRecordFields(entity.record_fields, `/entities/${i}/record_fields`, out);
+    for (const name of ACTION_NAMES) {
+      const fields = entity.actions[name]?.record_fields;
+      if (fields === undefined) continue;
+      const at = `/entities/${i}/actions/${name}/record_fields`;
+      if (name === 'delete' || name === 'download') out.push(`${at}: a ${name} answers no records`);
+      else checkRecordFields(fields, at, out);
+    }
     if (entity.context_store)
       checkContextStore(def, entity, entity.context_store, `/entities/${i}/context_store`, out);
     // The text is shown as written: a `{placeholder}` would reach users unfilled.
@@ -116,6 +125,20 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
       out.push(`/entities/${i}/permission_hint/text: shown as written; placeholders ({...}) are not filled`);
   });
   return out;
+}
+
+/** Segments a key may not name: writing them would reach an object's prototype. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Each key writes one place: none may be a prefix of another (`a` beside `a.b`) or reach a prototype. */
+function checkRecordFields(fields: RecordFields, at: string, out: string[]): void {
+  const keys = Object.keys(fields);
+  for (const key of keys) {
+    const segments = key.split('.');
+    if (segments.some((s) => PROTOTYPE_KEYS.has(s))) out.push(`${at}/${key}: names a prototype member`);
+    const prefix = keys.find((other) => other !== key && key.startsWith(`${other}.`));
+    if (prefix !== undefined) out.push(`${at}/${key}: '${prefix}' is written too, and holds it`);
+  }
 }
 
 /** An alias of an execute param must not be a name any action already gives a param of its own. */

@@ -1,6 +1,7 @@
 /** The definition schema of an entity's actions: params, the request, paging, downloads (see schema.ts). */
 import Type from 'typebox';
 import { DPath, Format, Scalar, ScalarType, StringMap } from './schema-parts.ts';
+import { RecordFieldsSchema } from './schema-records.ts';
 
 /** An array's items: scalars, or JSON objects (any members; only in a body, e.g. Stripe's `line_items`). */
 const ArrayItems = Type.Object(
@@ -254,6 +255,8 @@ export const ActionSchema = Type.Object(
     request: RequestSchema,
     /** Where the records are in the response body; omitted or `[]` means the body itself. */
     record_selector: Type.Optional(DPath),
+    /** Members written on this action's records, instead of the entity's `record_fields` (schema-records.ts). */
+    record_fields: Type.Optional(RecordFieldsSchema),
     pagination: Type.Optional(PaginationSchema),
     /**
      * `list`/`api_search` only: the param that sets how many records a page holds, which a client's `limit`

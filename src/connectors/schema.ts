@@ -23,10 +23,12 @@ import {
   type RefreshSchema,
 } from './schema-credentials.ts';
 import { DPath, Name, Scalar, StringMap } from './schema-parts.ts';
+import { RecordFieldsSchema } from './schema-records.ts';
 
 export * from './schema-action.ts';
 export * from './schema-context-store.ts';
 export * from './schema-credentials.ts';
+export * from './schema-records.ts';
 
 /**
  * What the provider means when it refuses this entity to credentials that may not see it, in words a user can
@@ -63,6 +65,11 @@ export const EntitySchema = Type.Object(
       },
       { additionalProperties: false, minProperties: 1 },
     ),
+    /**
+     * Members written on the records of every action of the entity (an action's own `record_fields` replaces
+     * them), so its records type as the hosted catalog types them (schema-records.ts).
+     */
+    record_fields: Type.Optional(RecordFieldsSchema),
     /** Declared only for entities the Context Store replicates; such an entity must have a `list` action. */
     context_store: Type.Optional(ContextStoreSchema),
     permission_hint: Type.Optional(PermissionHintSchema),

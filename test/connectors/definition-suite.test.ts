@@ -3,18 +3,28 @@
 // download's bytes, a write's answer) and once as a provider refusal that must reach the fake and come back as
 // the one error body with the expected code. Params come from <slug>/cases.ts (through <slug>/suite.ts); which
 // kind of call each action is comes from the definition, so a new entity (or connector) without cases fails
-// here. CES_SUITE_SLUGS=a,b runs only those connectors (while writing one).
+// here. CES_SUITE_SLUGS=a,b runs only those connectors (while writing one). Every success answer's records must
+// type as the hosted connector's SDK types them (test/helpers/hosted-records.ts), where its facts type them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorDefinition } from '../../src/connectors/schema.ts';
 import { STATUS_BY_CODE } from '../../src/http/errors.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
+import { hostedRecordFacts, hostedRecordViolations } from '../helpers/hosted-records.ts';
 import { assertError } from '../http/assertions.ts';
+import { unexcepted } from './suite/hosted-exceptions.ts';
 import { providerFor } from './suite/providers.ts';
 import type { Case, Cases, Params, SuiteFake, SuiteProvider } from './suite/types.ts';
 
 const COLLECTIONS = new Set(['list', 'api_search']);
+/** The actions whose answers are records the hosted SDK types. */
+const TYPED_RECORDS = new Set(['list', 'api_search', 'get', 'create', 'update']);
+/**
+ * TEMPORARY: connectors whose records do not yet type as the hosted ones do (issue 37, point 9); each is taken
+ * out as its definition is brought in line, and the set then goes. Their answers are not checked meanwhile.
+ */
+const PENDING_HOSTED_SHAPES = new Set<string>(['stripe']);
 /** A cursor walk longer than this is a paging loop, not data. */
 const MAX_PAGES = 50;
 
@@ -65,6 +75,19 @@ describe('definition-driven suite: every declared entity-action against its prov
       let token: string;
       let connectorId: string;
       const exercised = new Set<string>();
+      const typed = hostedRecordFacts(def.slug) !== undefined && !PENDING_HOSTED_SHAPES.has(def.slug);
+      /** Asserts `records` of a success answer type as the hosted connector's do. */
+      const assertHostedTypes = (entity: string, action: string, records: unknown[]) => {
+        if (!typed || !TYPED_RECORDS.has(action)) return;
+        assert.deepEqual(
+          unexcepted(
+            hostedRecordViolations(def.slug, entity, action, records),
+            provider.hostedTypeExceptions ?? [],
+          ),
+          [],
+          'typed as the hosted records',
+        );
+      };
 
       const exec = (entity: string, action: string, params: Params): Promise<InjectResult> =>
         h.inject({
@@ -134,6 +157,7 @@ describe('definition-driven suite: every declared entity-action against its prov
               assert.ok(Array.isArray(res.json.result), res.body);
               pages += 1;
               records += res.json.result.length;
+              assertHostedTypes(entity, action, res.json.result);
               const meta = res.json.connector_metadata;
               if (!meta?.has_next_page) break;
               assert.equal(typeof meta.end_cursor, 'string', res.body);
@@ -147,7 +171,10 @@ describe('definition-driven suite: every declared entity-action against its prov
             const res = await exec(entity, action, c.happy);
             assert.equal(res.status, 200, res.body);
             if (c.no_content !== undefined) assert.equal(res.json.result, null, res.body);
-            else assert.ok(res.json.result !== null && typeof res.json.result === 'object', res.body);
+            else {
+              assert.ok(res.json.result !== null && typeof res.json.result === 'object', res.body);
+              assertHostedTypes(entity, action, [res.json.result]);
+            }
           }
 
           const mark = fake.requests.length;

@@ -1,9 +1,10 @@
 // What `npm run reference:facts` keeps of a description (scripts/reference-facts/): the facts tests and fakes
 // check against, none of the prose; and the committed test/reference/ files are what it writes.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { Ajv } from 'ajv';
 import {
   buildSchema,
   type GraphQLSchema,
@@ -16,6 +17,7 @@ import {
 } from 'graphql';
 import { reduceCatalog } from '../../scripts/reference-facts/catalog.ts';
 import { reduceSdl } from '../../scripts/reference-facts/graphql.ts';
+import { reduceHostedRecords } from '../../scripts/reference-facts/hosted-records.ts';
 import { reduceOpenApi } from '../../scripts/reference-facts/openapi.ts';
 
 const REFERENCE = path.resolve(import.meta.dirname, '../reference');
@@ -343,5 +345,201 @@ describe('reference facts: the hosted catalog', () => {
     const facts = JSON.parse(committed('anchor-catalog.json'));
     assert.ok(facts.stripe && facts.slack && facts.gong);
     assert.deepEqual(reduceCatalog(facts), facts);
+  });
+});
+
+describe('reference facts: the hosted connectors’ record types', () => {
+  const spec = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Widgets',
+      version: '1',
+      'x-airbyte-context-store': { entities: [{ entity: 'widgets' }, { entity: 'gadgets' }] },
+    },
+    paths: {
+      '/widgets': {
+        get: {
+          'x-airbyte-entity': 'widgets',
+          'x-airbyte-action': 'list',
+          'x-airbyte-record-extractor': '$.data',
+          responses: {
+            '200': {
+              description: 'Widgets.',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Widget' } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+        post: {
+          'x-airbyte-entity': 'widgets',
+          'x-airbyte-action': 'create',
+          responses: {
+            '201': {
+              description: 'Created.',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } },
+            },
+          },
+        },
+      },
+      '/widgets/{id}/download': {
+        get: {
+          'x-airbyte-entity': 'widgets',
+          'x-airbyte-action': 'download',
+          responses: {
+            '200': { description: 'Bytes.', content: { 'application/json': { schema: { type: 'string' } } } },
+          },
+        },
+      },
+      '/graphql:gadgets:list': {
+        post: {
+          'x-airbyte-entity': 'gadgets',
+          'x-airbyte-action': 'list',
+          'x-airbyte-record-extractor': '$.data.gadgets.nodes',
+          responses: {
+            '200': {
+              description: 'Gadgets, untyped.',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      data: {
+                        type: 'object',
+                        properties: {
+                          gadgets: {
+                            type: 'object',
+                            properties: { nodes: { type: 'array', items: { type: 'object' } } },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Widget: {
+          type: 'object',
+          required: ['id'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'integer', description: 'Its id.', minimum: 1 },
+            kind: { type: 'string', enum: ['a', 'b'], format: 'slug', default: 'a' },
+            label: { type: 'string', nullable: true },
+            parent: { oneOf: [{ $ref: '#/components/schemas/Widget' }, { type: 'null' }] },
+            tags: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    },
+  };
+  const models = `
+class WidgetsSearchData(BaseModel):
+    """Search result data for widgets entity."""
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = None
+    """Its node id"""
+    database_id: int | None = None
+    score: float | None = None
+    active: bool | None = None
+    tags: list[Any] | None = None
+    meta: dict[str, Any] | None = None
+    key: str = None
+    extra: Any = None
+    type_: str | None = Field(default=None, alias="type")
+
+
+class GadgetsSearchData(BaseModel):
+    """No fields."""
+    model_config = ConfigDict(extra="allow")
+
+
+class Other(BaseModel):
+    id: int | None = None
+`;
+  const nullable = (type: string) => ({ type: [type, 'null'] });
+
+  it('keeps one record per entity-action, names and types only, everything optional and nullable', () => {
+    const widget = { $ref: '#/$defs/Widget' };
+    assert.deepEqual(reduceHostedRecords('widgets', spec, models), {
+      connector: 'widgets',
+      entities: {
+        widgets: {
+          list: widget,
+          create: widget,
+          search: {
+            type: 'object',
+            properties: {
+              id: nullable('string'),
+              database_id: nullable('integer'),
+              score: nullable('number'),
+              active: nullable('boolean'),
+              tags: nullable('array'),
+              meta: nullable('object'),
+              key: { type: 'string' },
+              extra: {},
+              type: nullable('string'),
+            },
+          },
+        },
+      },
+      $defs: {
+        Widget: {
+          type: 'object',
+          properties: {
+            id: nullable('integer'),
+            kind: nullable('string'),
+            label: nullable('string'),
+            parent: { anyOf: [widget, { type: 'null' }] },
+            tags: { type: ['array', 'null'], items: { type: 'string' } },
+          },
+        },
+      },
+    });
+  });
+
+  it('refuses what it cannot read, naming where', () => {
+    assert.throws(() => reduceHostedRecords('x', { paths: 1 }, ''), /x: not an OpenAPI spec/);
+    const weird = structuredClone(spec);
+    (weird.paths['/widgets'].get as Record<string, unknown>)['x-airbyte-record-extractor'] = '$.data[*]';
+    assert.throws(
+      () => reduceHostedRecords('x', weird, ''),
+      /GET \/widgets: record extractor \$\.data\[\*\]/,
+    );
+    assert.throws(
+      () => reduceHostedRecords('x', spec, 'class WidgetsSearchData(BaseModel):\n    id: str | int = None\n'),
+      /WidgetsSearchData\.id: annotation str \| int/,
+    );
+  });
+
+  it('each committed facts file compiles, and is what the script writes for it', () => {
+    const dir = path.join(REFERENCE, 'hosted-records');
+    const files = readdirSync(dir);
+    assert.equal(files.length, 9);
+    for (const file of files) {
+      const facts = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+      assert.equal(`${facts.connector}.json`, file);
+      const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
+      for (const [entity, actions] of Object.entries(
+        facts.entities as Record<string, Record<string, object>>,
+      ))
+        for (const [action, schema] of Object.entries(actions))
+          assert.doesNotThrow(
+            () => ajv.compile({ ...schema, $defs: facts.$defs }),
+            `${file} ${entity}.${action}`,
+          );
+    }
   });
 });

@@ -40,6 +40,7 @@ import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer
 import { type NextPage, nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
 import { JoinedOnRead } from './parts.ts';
+import { recordFieldsFor, writeRecordFields } from './record-fields.ts';
 import {
   applyAuth,
   type BaseUrl,
@@ -283,10 +284,13 @@ export class ConnectorRuntime {
     // Bad settings or a bad cursor fail before any token request, unless the base URL awaits the token's.
     if (!settingsFor(def, input.credentials)) prepare(input.credentials);
     const operation = `${input.entity}.${input.action}`;
+    const recordFields = recordFieldsFor(resolved.entity, resolved.actionName);
+    // Records ces writes members on are built, not passed on as the provider's bytes.
     const listPath =
       input.unparsedRecords &&
       window.take === undefined &&
       window.skip === 0 &&
+      recordFields === undefined &&
       COLLECTION_ACTIONS.includes(resolved.actionName as never)
         ? unparsedListPath(def, resolved.action, request.graphql !== undefined)
         : undefined;
@@ -353,6 +357,14 @@ export class ConnectorRuntime {
     const selector = resolved.action.record_selector ?? [];
     const connector_metadata = { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor };
     if (list) return unparsedOutput(list, connector_metadata, def.name, operation);
+    // After the next page was found: a paging style that reads records (a keyset's key) reads the provider's.
+    if (recordFields !== undefined) {
+      const records = capped ? capped.records : selected;
+      return {
+        result: records === undefined ? null : writeRecordFields(records, recordFields),
+        connector_metadata,
+      };
+    }
     if (capped) return { result: capped.records, connector_metadata };
     const rawResult =
       selected === undefined || res.body.length === 0

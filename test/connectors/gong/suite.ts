@@ -2,8 +2,10 @@
 import type { SuiteProvider } from '../suite/types.ts';
 import { gongCases } from './cases.ts';
 import { GONG_FAKE_ACCESS_KEY, GONG_FAKE_ACCESS_KEY_SECRET, startGongFake } from './fake/index.ts';
+import { GONG_HOSTED_TYPE_EXCEPTIONS } from './hosted-exceptions.ts';
 
 export const provider: SuiteProvider = {
+  hostedTypeExceptions: GONG_HOSTED_TYPE_EXCEPTIONS,
   async start() {
     const fake = await startGongFake({ pageSize: 8, calls: 40, users: 30 });
     return {

@@ -4,6 +4,7 @@
 import type { ErrorCode } from '../../../src/core/errors.ts';
 import type { RecordedRequest } from '../../fakes/shared/server.ts';
 import type { Harness } from '../../helpers/harness.ts';
+import type { HostedTypeException } from './hosted-exceptions.ts';
 
 export type Params = Record<string, unknown>;
 
@@ -53,6 +54,8 @@ export interface SuiteFake {
 
 /** One provider: its fake, the harness env pointing the slug at it, and a connector created through the API. */
 export interface SuiteProvider {
+  /** Members typed otherwise than the hosted catalog types them, each with its reason (suite/hosted-exceptions.ts). */
+  hostedTypeExceptions?: readonly HostedTypeException[];
   start(): Promise<{
     fake: SuiteFake;
     /** extra request logs that must stay free of unhandled requests (e.g. a media host) */
