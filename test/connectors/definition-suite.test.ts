@@ -20,11 +20,6 @@ import type { Case, Cases, Params, SuiteFake, SuiteProvider } from './suite/type
 const COLLECTIONS = new Set(['list', 'api_search']);
 /** The actions whose answers are records the hosted SDK types. */
 const TYPED_RECORDS = new Set(['list', 'api_search', 'get', 'create', 'update']);
-/**
- * TEMPORARY: connectors whose records do not yet type as the hosted ones do (issue 37, point 9); each is taken
- * out as its definition is brought in line, and the set then goes. Their answers are not checked meanwhile.
- */
-const PENDING_HOSTED_SHAPES = new Set<string>(['stripe']);
 /** A cursor walk longer than this is a paging loop, not data. */
 const MAX_PAGES = 50;
 
@@ -75,7 +70,7 @@ describe('definition-driven suite: every declared entity-action against its prov
       let token: string;
       let connectorId: string;
       const exercised = new Set<string>();
-      const typed = hostedRecordFacts(def.slug) !== undefined && !PENDING_HOSTED_SHAPES.has(def.slug);
+      const typed = hostedRecordFacts(def.slug) !== undefined;
       /** Asserts `records` of a success answer type as the hosted connector's do. */
       const assertHostedTypes = (entity: string, action: string, records: unknown[]) => {
         if (!typed || !TYPED_RECORDS.has(action)) return;

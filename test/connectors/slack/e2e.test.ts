@@ -205,6 +205,21 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     const { ts } = posted.json.result;
     assert.equal(posted.json.result.channel, eng);
     assert.equal(posted.json.result.message.text, 'deploy at 5pm');
+    // The hosted catalog's record is the message itself: its members are on the answer too.
+    const { message } = posted.json.result;
+    assert.equal(typeof message.bot_id, 'string');
+    assert.deepEqual(
+      ['text', 'user', 'type', 'bot_id', 'app_id', 'team', 'bot_profile'].map((k) => posted.json.result[k]),
+      [
+        'deploy at 5pm',
+        BOT_USER_ID,
+        'message',
+        message.bot_id,
+        message.app_id,
+        message.team,
+        message.bot_profile,
+      ],
+    );
     const sent = fake.requests.at(-1) as RecordedRequest;
     assert.equal(`${sent.method} ${sent.path}`, 'POST /api/chat.postMessage');
     // With the charset, as Slack wants a JSON body: no missing_charset warning in the answer.
@@ -221,6 +236,11 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     const edited = await bot.exec('messages', 'update', { channel: eng, ts, text: 'deploy at 6pm' });
     assert.equal(edited.status, 200, edited.body);
     assertNoWarning(edited);
+    assert.equal(edited.json.result.message.text, 'deploy at 6pm');
+    assert.deepEqual(
+      ['text', 'user', 'type'].map((k) => edited.json.result[k]),
+      ['deploy at 6pm', BOT_USER_ID, 'message'],
+    );
     const reread = await bot.exec('channel_messages', 'list', { channel: eng, limit: 1 });
     assert.equal(reread.json.result[0].text, 'deploy at 6pm');
     assert.equal(reread.json.result[0].edited.user, BOT_USER_ID);

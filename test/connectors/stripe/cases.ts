@@ -95,7 +95,7 @@ export function stripeCases(data: Dataset): Cases {
       error: { params: {}, code: 'UPSTREAM_FORBIDDEN', fault: { status: 403, match: '/v1/balance' } },
     },
     'balance_transactions.list': { happy: { limit: 50 }, error: missingCursor('txn') },
-    'balance_transactions.get': { happy: { id: txn.id, expand: ['source'] }, error: missingId('txn') },
+    'balance_transactions.get': { happy: { id: txn.id }, error: missingId('txn') },
     'charges.list': { happy: { limit: 20 }, error: missingCursor('ch') },
     'charges.get': { happy: { id: charge.id }, error: missingId('ch') },
     'charges.api_search': { happy: { query: "status:'succeeded'", limit: 10 }, error: badQuery },

@@ -104,6 +104,24 @@ export function articles(origin: string): Json[] {
   ];
 }
 
+/** A brand's logo: Zendesk answers it as an AttachmentObject (with its thumbnails), or null when none is set. */
+function logo(origin: string, id: number, subdomain: string): Json {
+  const image = (imageId: number, fileName: string, size: number, side: number) => ({
+    url: `${origin}/api/v2/attachments/${imageId}.json`,
+    id: imageId,
+    file_name: fileName,
+    content_url: `https://${subdomain}.zendesk.com/system/brands/${imageId}/${fileName}`,
+    mapped_content_url: `https://${subdomain}.zendesk.com/system/brands/${imageId}/${fileName}`,
+    content_type: 'image/png',
+    size,
+    width: side,
+    height: side,
+    inline: false,
+    deleted: false,
+  });
+  return { ...image(id, 'logo.png', 5120, 256), thumbnails: [image(id + 1, 'logo_thumb.png', 980, 80)] };
+}
+
 export function brands(origin: string): Json[] {
   const brand = (id: number, name: string, subdomain: string, isDefault: boolean, days: number) => ({
     url: `${origin}/api/v2/brands/${id}.json`,
@@ -117,7 +135,7 @@ export function brands(origin: string): Json[] {
     active: true,
     default: isDefault,
     is_deleted: false,
-    logo: null,
+    logo: isDefault ? logo(origin, 360000410001, subdomain) : null,
     ticket_form_ids: [360000300001],
     signature_template: '{{agent.signature}}',
     created_at: at(days),
