@@ -30,6 +30,7 @@ const ENTITIES = `  - name: widgets
         request: { method: GET, path: /widgets }
         record_selector: [widgets]
         pagination: { type: keyset, param: after, record_key: [id], has_more_path: [has_more] }
+        page_size_param: false
       get:
         description: One widget.
         params: { id: { type: integer, required: true, description: Its id. } }
