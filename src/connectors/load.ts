@@ -199,8 +199,8 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
 }
 
 /**
- * A base URL filled from a credential ends up in signed (not encrypted) cursors and in logs of the URL, so the
- * field must not be secret; and every option without the field needs another source for the variable.
+ * A base URL filled from a credential ends up in logs of the URL and in cursors handed to clients (sealed, but
+ * nothing secret belongs there), so the field must not be secret; and every option without the field needs another source for the variable.
  */
 function checkCredentialVariable(
   def: ConnectorDefinition,

@@ -8,13 +8,16 @@ import {
 } from '../../src/connectors/runtime/executor.ts';
 import type { RecordedRequest } from '../fakes/shared/server.ts';
 
+/** The cursor secret of runtimeFor's runtimes, for tests that look inside a cursor (helpers/cursors.ts). */
+export const CURSOR_KEY = new Uint8Array(32).fill(5);
+
 export function runtimeFor(
   slug: string,
   baseUrl: string,
   extra: Partial<RuntimeOptions> = {},
 ): ConnectorRuntime {
   return new ConnectorRuntime({
-    cursorKey: new Uint8Array(32).fill(5),
+    cursorKey: CURSOR_KEY,
     upstreamOverrides: { [slug]: baseUrl },
     timeoutMs: 5000,
     ...extra,

@@ -1,7 +1,7 @@
 /**
  * Request bodies: the body template of a request (`request.body`) filled from params, and the encoding of a
  * body as JSON or as an HTML form with bracketed keys. Bodies stay structured (plain JSON values) until they
- * are sent, so a paged request's body can be signed into a cursor and replayed in either encoding.
+ * are sent, so a paged request's body can be sealed into a cursor and replayed in either encoding.
  */
 import { placeholders } from '../template.ts';
 

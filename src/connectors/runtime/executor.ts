@@ -55,7 +55,7 @@ import { httpFailure, ResilientUpstream } from './resilience.ts';
 import { classifyResponse, upstreamError } from './upstream-errors.ts';
 
 export interface RuntimeOptions {
-  /** HMAC key for opaque cursors (>= 16 bytes). */
+  /** The secret opaque cursors are sealed under (>= 16 bytes; src/connectors/runtime/cursor.ts). */
   cursorKey: Uint8Array;
   /** Connector slug -> base URL (config CES_UPSTREAM_OVERRIDES); trusted, so it may be loopback/private. */
   upstreamOverrides: Record<string, string>;
@@ -564,7 +564,7 @@ export class ConnectorRuntime {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-    // Signed with the URL: the values validated on the first page, which a client can't alter.
+    // Sealed with the URL: the values validated on the first page, which a client can't alter.
     for (const [k, v] of Object.entries(next.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     return {
       url,
@@ -693,7 +693,7 @@ export class ConnectorRuntime {
 
 /**
  * The headers a request got from the client's params, not from the definition's constants (which replay adds
- * itself) nor the credential (added at send time, never signed into a cursor).
+ * itself) nor the credential (added at send time, never sealed into a cursor).
  */
 function paramHeaders(built: BuiltRequest, req: RequestDefinition): Record<string, string> {
   const skipped = skippedHeaders(req);

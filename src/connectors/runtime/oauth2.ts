@@ -428,7 +428,7 @@ export function refreshProblems(def: ConnectorDefinition, option: CredentialOpti
   for (const [field, key] of Object.entries(settings.values)) {
     const where = `${at}/refresh/response/values/${field}`;
     if (!declared.has(field)) out.push(`${where}: '${field}' is not a declared field of the option`);
-    // Such a value may become part of a base URL, which is signed into cursors: never a secret.
+    // Such a value may become part of a base URL, which is logged and sealed into cursors: never a secret.
     else if (option.fields[field]?.secret === true)
       out.push(`${where}: '${field}' is secret; a token response value may not be`);
     if (Object.values(settings.fields).includes(field) || field === EXPIRES_AT)

@@ -286,7 +286,7 @@ export function baseHeaders(def: ConnectorDefinition, userAgent: string): Record
 
 /**
  * Puts the credential everywhere the option says. Returns the query parameter names used, so paginators can
- * keep them out of cursors (which are signed, not encrypted).
+ * keep them out of cursors (sealed, but handed to clients: a credential has no place in one).
  */
 export function applyAuth(
   def: ConnectorDefinition,

@@ -3,9 +3,9 @@ import { serverSecretAad, type Vault } from '../../security/vault.ts';
 import type { Store } from '../../store/port.ts';
 
 /**
- * Secrets the server itself needs (token signing, client-secret hashing, cursor signing) live in the database,
- * encrypted under the master key like credentials, so there is one key to keep safe and `ces keys rotate`
- * covers them too. Generated on first start.
+ * Secrets the server itself needs (token signing, client-secret hashing, sealing and signing cursors) live in
+ * the database, encrypted under the master key like credentials, so there is one key to keep safe and
+ * `ces keys rotate` covers them too. Generated on first start.
  */
 export interface ServerSecrets {
   jwtSigningKey: Buffer;

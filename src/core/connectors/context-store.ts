@@ -16,7 +16,7 @@ import {
   failedEntities,
   searchable,
 } from '../../context-store/status.ts';
-import { signValue, verifyValue } from '../../security/signed.ts';
+import { openValue, sealValue } from '../../security/sealed.ts';
 import type { Connector, EntitySyncState } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
@@ -28,7 +28,9 @@ import { type SearchMeta, searchResult, searchResultParts } from './search-answe
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
-const CURSOR_PURPOSE = 'context-store-search.v1';
+const CURSOR_PURPOSE = 'context-store-search.v2';
+/** A search cursor is ~50 characters; anything far longer is refused before any crypto work. */
+const MAX_CURSOR_LENGTH = 512;
 
 export interface ContextStoreSummary {
   status: ConnectorStoreStatus;
@@ -305,17 +307,21 @@ export async function searchContextStore(
     report(searchOutcome(err));
     throw err;
   }
-  // A cursor continues the query it came from: bound to a digest of it (the cursor stays short).
-  const binding = createHash('sha256')
+  // A cursor continues the query it came from: sealed with a digest of it, the connector and the entity as its
+  // binding, so it holds only the offset (and stays short) and reveals none of them.
+  const query = createHash('sha256')
     .update(JSON.stringify([params.filter ?? null, params.sort ?? null, params.fields ?? null]))
-    .digest('base64url')
-    .slice(0, 22);
+    .digest('base64url');
+  const binding = JSON.stringify([connector.id, layout.entity, query]);
   let offset = 0;
   if (params.cursor) {
-    const decoded = verifyValue(deps.secrets.cursorKey, CURSOR_PURPOSE, params.cursor) as
-      | { c: string; e: string; q: string; o: number }
-      | undefined;
-    if (!decoded || decoded.c !== connector.id || decoded.e !== layout.entity || decoded.q !== binding) {
+    const decoded =
+      params.cursor.length <= MAX_CURSOR_LENGTH
+        ? (openValue(deps.secrets.cursorKey, CURSOR_PURPOSE, params.cursor, binding) as
+            | { o?: unknown }
+            | undefined)
+        : undefined;
+    if (typeof decoded?.o !== 'number' || !Number.isSafeInteger(decoded.o) || decoded.o < 0) {
       throw invalidField(
         'INVALID_CURSOR',
         'params.cursor',
@@ -340,12 +346,7 @@ export async function searchContextStore(
   const hasNext = rows.length > params.limit;
   const page = hasNext ? rows.slice(0, params.limit) : rows;
   const endCursor = hasNext
-    ? signValue(deps.secrets.cursorKey, CURSOR_PURPOSE, {
-        c: connector.id,
-        e: layout.entity,
-        q: binding,
-        o: offset + params.limit,
-      })
+    ? sealValue(deps.secrets.cursorKey, CURSOR_PURPOSE, { o: offset + params.limit }, binding)
     : null;
 
   const trimmed = Boolean(params.fields || input.select_fields?.length || input.exclude_fields?.length);

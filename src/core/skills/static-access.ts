@@ -137,10 +137,10 @@ export function pagingSkill(): SkillDocument {
             action: 'list',
             params: { owner: 'octocat', repo: 'Hello-World', per_page: 10 },
           }),
-          paragraph('→ connector_metadata {"has_next_page": true, "end_cursor": "eyJ…"}; next page:'),
-          json({ entity: 'issues', action: 'list', params: { cursor: 'eyJ…' } }),
+          paragraph('→ connector_metadata {"has_next_page": true, "end_cursor": "Ag…"}; next page:'),
+          json({ entity: 'issues', action: 'list', params: { cursor: 'Ag…' } }),
           list([
-            'The cursor holds the whole next-page request, signed: the other params may be left out.',
+            'The cursor holds the whole next-page request, encrypted and tamper-evident: the other params may be left out.',
             'The last page has has_next_page false and end_cursor null.',
             'Some connector types also take the cursor under the provider’s name (GitHub’s after, Notion’s start_cursor): see the connector skill’s paging section.',
             'Page size is the provider’s own param (per_page, limit, page_size…), documented per action.',

@@ -39,10 +39,11 @@ export async function createGithubConnector(
 
 /**
  * A new GitHub connector's `issues` sync, claimed by hand, with its index layout and the lease's times: for tests
- * that write pages to the store themselves (start the harness with CES_SYNC_ENABLED=false).
+ * that write pages to the store themselves (start the harness with CES_SYNC_ENABLED=false). The connector is
+ * created with `token` (default: the harness's organization).
  */
-export async function claimGithubIssues(h: Harness) {
-  const created = await createGithubConnector(h, await h.token());
+export async function claimGithubIssues(h: Harness, token?: string, overrides: Record<string, unknown> = {}) {
+  const created = await createGithubConnector(h, token ?? (await h.token()), overrides);
   assert.equal(created.status, 200, created.body);
   const store = h.deps.store.contextStore;
   const now = new Date().toISOString();

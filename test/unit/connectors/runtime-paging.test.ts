@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import { DomainError } from '../../../src/core/errors.ts';
-import { ACME_CONFIG, ACME_KEY, acme, json, runtime, startServer } from './helpers.ts';
+import { cursorPlaintext } from '../../helpers/cursors.ts';
+import { ACME_CONFIG, ACME_KEY, acme, CURSOR_KEY, json, runtime, startServer } from './helpers.ts';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -171,7 +172,8 @@ describe('ConnectorRuntime paging', () => {
     assert.equal(seen.headers['x-acme-version'], '3');
     assert.equal(seen.headers['user-agent'], 'ces/0.1');
     const cursor = out.connector_metadata.end_cursor!;
-    const payload = Buffer.from(cursor.split('.')[0]!, 'base64url').toString();
+    const payload = cursorPlaintext(CURSOR_KEY, cursor);
+    assert.match(payload, /\/folders\/x\/things\?page=2/);
     assert.doesNotMatch(payload, /sekret/);
     server.seen.length = 0;
     await exec('things', 'list', { cursor });
