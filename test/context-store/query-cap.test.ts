@@ -37,6 +37,7 @@ const YAML = testDefinitionYaml(
           body: { filter: { modified_gte: "{since}" }, sort: modified }
         record_selector: [results]
         pagination: { type: body_cursor, cursor_path: [next], param: offset, in: body }
+        page_size_param: false
     context_store:
       action: api_search
       query_cap: ${CAP}
@@ -160,6 +161,7 @@ describe('context store: a list read newest first is refreshed down to what is a
         request: { method: GET, path: /things }
         record_selector: [results]
         pagination: { type: body_cursor, cursor_path: [next], param: offset }
+        page_size_param: false
     context_store:
       incremental: { field: edited, order: descending }
       fields:

@@ -40,6 +40,7 @@ const ENTITIES = `
         request: { method: GET, path: /clips }
         record_selector: [clips]
         pagination: { type: body_cursor, cursor_path: [next], param: cursor }
+        page_size_param: false
         meta: { total: [total] }
         not_found_is_empty: true
       download:

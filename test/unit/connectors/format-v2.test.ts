@@ -130,6 +130,7 @@ entities:
         description: Events.
         request: { method: GET, path: /events }
         pagination: { type: header_cursor, header: X-Next-Cursor, param: cursor_token }
+        page_size_param: false
 `;
 
 const def = parseDefinition(YAML, 'widgetly.yaml');
