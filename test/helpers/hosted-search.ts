@@ -20,10 +20,12 @@ const PAGE = 1000;
 
 /**
  * Every indexed entity of `slug`'s connector after its first full sync against the fake, with every record its
- * search answers (all pages); entities whose sync failed are in `failed` with their error instead.
+ * search answers (all pages); entities whose sync failed are in `failed` with their error instead. `connector`
+ * members replace the suite's connector's (a replication_config that indexes more entities).
  */
 export async function searchRecordsAfterSync(
   slug: string,
+  connector: Record<string, unknown> = {},
 ): Promise<{ records: Record<string, unknown[]>; failed: Record<string, string | null> }> {
   const provider = await providerFor(slug);
   assert.ok(provider, `test/connectors/${slug}/suite.ts has no provider`);
@@ -40,7 +42,7 @@ export async function searchRecordsAfterSync(
       method: 'POST',
       url: '/api/v1/integrations/connectors',
       token,
-      body: { workspace_name: 'default', name: `hosted-${slug}`, ...started.connector },
+      body: { workspace_name: 'default', name: `hosted-${slug}`, ...started.connector, ...connector },
     });
     assert.equal(created.status, 200, created.body);
     const id = created.json.id as string;
@@ -103,8 +105,11 @@ export async function searchRecordsAfterSync(
  * Syncs `slug`'s connector against its fake and asserts that every entity synced, and that the search records
  * of each type as the hosted SDK's search model types them. Answers the records, for further checks.
  */
-export async function assertHostedSearchTypes(slug: string): Promise<Record<string, unknown[]>> {
-  const { records, failed } = await searchRecordsAfterSync(slug);
+export async function assertHostedSearchTypes(
+  slug: string,
+  connector: Record<string, unknown> = {},
+): Promise<Record<string, unknown[]>> {
+  const { records, failed } = await searchRecordsAfterSync(slug, connector);
   assert.deepEqual(failed, {}, 'entities whose sync failed');
   const violations = Object.entries(records).flatMap(([entity, found]) =>
     hostedSearchViolations(slug, entity, found),
