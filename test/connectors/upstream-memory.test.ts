@@ -203,7 +203,7 @@ describe('buffer budget in the runtime', () => {
       ...LIST,
       holdUntil,
     });
-    assert.equal(out.rawResult?.length, ANSWER);
+    assert.equal((out.result as unknown[]).length, ISSUES_PER_ANSWER);
     assert.equal(rt.bufferUse.held, ANSWER);
     replied();
     await holdUntil;

@@ -20,7 +20,7 @@ describe('a batch holding one record twice', () => {
 
   test('keeps the last copy, and the full-text index stays sound', async () => {
     const { job: claimed, layout, store, now, commit } = await claimGithubIssues(h);
-    const issue = (title: string) => ({ id: 42, number: 7, title, body: title, state: 'open' });
+    const issue = (title: string) => ({ database_id: 42, number: 7, title, body: title, state: 'open' });
     const encoded = store.encode(
       claimed.connector_id,
       layout,

@@ -28,27 +28,27 @@ describe("the provider's record text", () => {
     const { job, layout, store, now, commit } = await claimGithubIssues(h);
     // As a provider may write them: a key order, number forms and escapes JSON.stringify would not keep.
     const texts = [
-      '{"number":7,"id":41,"title":"caf\\u00e9","score":1.50}',
-      '{"id":42,"number":8,"title":"b"}',
+      '{"number":7,"database_id":41,"title":"caf\\u00e9","score":1.50}',
+      '{"database_id":42,"number":8,"title":"b"}',
     ];
     const records = texts.map((t) => JSON.parse(t));
-    records.push({ id: 43, number: 9, title: 'c' });
+    records.push({ database_id: 43, number: 9, title: 'c' });
     const encoded = store.encode(job.connector_id, layout, records, 1, now, [...texts]);
     const held = await commit([encoded]);
     assert.equal(held.held, true);
     const rows = await h.query(`SELECT data FROM "${layout.table}"`);
     const stored = rows.map((r) => (typeof r.data === 'string' ? r.data : JSON.stringify(r.data))).sort();
     if (h.database === 'sqlite') {
-      assert.deepEqual(stored, [...texts, '{"id":43,"number":9,"title":"c"}'].sort());
+      assert.deepEqual(stored, [...texts, '{"database_id":43,"number":9,"title":"c"}'].sort());
     } else {
       // PostgreSQL keeps the data as JSONB: the same values, in its own layout.
       assert.deepEqual(
-        stored.map((s) => JSON.parse(s)).sort((a, b) => a.id - b.id),
+        stored.map((s) => JSON.parse(s)).sort((a, b) => a.database_id - b.database_id),
         records,
       );
     }
-    const title = await h.query(`SELECT f2_title FROM "${layout.table}" ORDER BY f0_id`);
-    assert.equal(title[0]?.f2_title, 'café');
+    const title = await h.query(`SELECT f3_title FROM "${layout.table}" ORDER BY f1_database_id`);
+    assert.equal(title[0]?.f3_title, 'café');
   });
   test('a page given as bytes is decoded where it is written: highs reported, a malformed one refused', async () => {
     const encodeBytes = bytesEncoder();
@@ -62,8 +62,8 @@ describe("the provider's record text", () => {
     const commitText = (text: string) =>
       commit([page(text)], { cursor: null, highs: { 'a/b': '2024-05-01T00:00:00.000Z' } });
     const texts = [
-      '{"id":51,"number":1,"title":"x","updated_at":"2024-06-01T10:00:00Z"}',
-      '{"id":52,"number":2,"title":"y","updated_at":"2024-05-20T00:00:00Z"}',
+      '{"database_id":51,"number":1,"title":"x","updated_at":"2024-06-01T10:00:00Z"}',
+      '{"database_id":52,"number":2,"title":"y","updated_at":"2024-05-20T00:00:00Z"}',
     ];
     const done = await commitText(`[${texts.join(',')}]`);
     assert.deepEqual(done, { held: true, records: 2, highs: { 'a/b': '2024-06-01T10:00:00.000Z' } });
@@ -75,13 +75,13 @@ describe("the provider's record text", () => {
       await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job.connector_id}'`)
     )[0]?.connector_key;
     const rows = await h.query(
-      `SELECT data FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f0_id`,
+      `SELECT data FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f1_database_id`,
     );
     assert.deepEqual(
       rows.map((r) => r.data),
       texts,
     );
-    await assert.rejects(commitText('[{"id":53,"number":3,}]'), (err: unknown) => {
+    await assert.rejects(commitText('[{"database_id":53,"number":3,}]'), (err: unknown) => {
       assert.ok(err instanceof DomainError);
       assert.equal(err.code, 'UPSTREAM_BAD_RESPONSE');
       assert.match(err.message, /list of issues that is not valid JSON/);
@@ -97,7 +97,10 @@ describe("the provider's record text", () => {
     const encodeBytes = bytesEncoder();
     if (!encodeBytes) return;
     const { job, layout, now, commit } = await claimGithubIssues(h);
-    const texts = ['{"id":61,"number":1,"title":"café ☃ 😀"}', '{"id":62,"number":2,"title":"naïve"}'];
+    const texts = [
+      '{"database_id":61,"number":1,"title":"café ☃ 😀"}',
+      '{"database_id":62,"number":2,"title":"naïve"}',
+    ];
     const whole = Buffer.from(`[${texts.join(',')}]`);
     // Cut inside the two-byte é, inside the four-byte emoji, and the middle piece a small view of a large
     // buffer (as a cut response's chunk can be).
@@ -111,14 +114,14 @@ describe("the provider's record text", () => {
     const done = await commit([encoded]);
     assert.equal(done.records, 2);
     const rows = await h.query(
-      `SELECT data, f2_title FROM "${layout.table}" WHERE f0_id IN (61, 62) ORDER BY f0_id`,
+      `SELECT data, f3_title FROM "${layout.table}" WHERE f1_database_id IN (61, 62) ORDER BY f1_database_id`,
     );
     assert.deepEqual(
       rows.map((r) => r.data),
       texts,
     );
     assert.deepEqual(
-      rows.map((r) => r.f2_title),
+      rows.map((r) => r.f3_title),
       ['café ☃ 😀', 'naïve'],
     );
   });
@@ -127,9 +130,12 @@ describe("the provider's record text", () => {
     const encodeBytes = bytesEncoder();
     if (!encodeBytes) return;
     const { job, layout, now, commit } = await claimGithubIssues(h);
-    const texts = ['{"id":81,"number":1,"title":"moved"}', '{"id":82,"number":2,"title":"copied"}'];
+    const texts = [
+      '{"database_id":81,"number":1,"title":"moved"}',
+      '{"database_id":82,"number":2,"title":"copied"}',
+    ];
     const whole = `[${texts.join(',')}]`;
-    const cut = whole.indexOf(',{"id":82');
+    const cut = whole.indexOf(',{"database_id":82');
     // The first piece as a socket read hands it over: the whole of an ArrayBuffer of its own.
     const own = Buffer.from(new ArrayBuffer(cut));
     own.write(whole.slice(0, cut));
@@ -144,7 +150,9 @@ describe("the provider's record text", () => {
     assert.equal(view.toString(), whole.slice(cut), 'the view of a shared buffer is still whole');
     assert.equal(neighbour.toString(), 'a'.repeat(100), 'and so is the rest of that buffer');
     assert.equal((await commit([encoded])).records, 2);
-    const rows = await h.query(`SELECT data FROM "${layout.table}" WHERE f0_id IN (81, 82) ORDER BY f0_id`);
+    const rows = await h.query(
+      `SELECT data FROM "${layout.table}" WHERE f1_database_id IN (81, 82) ORDER BY f1_database_id`,
+    );
     assert.deepEqual(
       rows.map((r) => r.data),
       texts,
@@ -162,15 +170,15 @@ describe("the provider's record text", () => {
     const asRecords = (records: object[]) =>
       h.deps.store.contextStore.encode(job.connector_id, layout, records, 1, now);
     const pages = [
-      asRecords([{ id: 71, number: 1, title: 'first' }]),
+      asRecords([{ database_id: 71, number: 1, title: 'first' }]),
       asBytes([
-        { id: 71, number: 1, title: 'second' },
-        { id: 72, number: 2, title: 'first' },
+        { database_id: 71, number: 1, title: 'second' },
+        { database_id: 72, number: 2, title: 'first' },
       ]),
-      asRecords([{ id: 72, number: 2, title: 'second' }]),
-      asBytes([{ id: 73, number: 3, title: 'first' }]),
-      asBytes([{ id: 73, number: 3, title: 'second' }]),
-      asRecords([{ id: 74, number: 4, title: 'only' }]),
+      asRecords([{ database_id: 72, number: 2, title: 'second' }]),
+      asBytes([{ database_id: 73, number: 3, title: 'first' }]),
+      asBytes([{ database_id: 73, number: 3, title: 'second' }]),
+      asRecords([{ database_id: 74, number: 4, title: 'only' }]),
     ];
     const done = await commit(pages);
     assert.deepEqual(done, { held: true, records: 4, highs: {} });
@@ -178,10 +186,10 @@ describe("the provider's record text", () => {
       await h.query(`SELECT connector_key FROM cs_connectors WHERE connector_id = '${job.connector_id}'`)
     )[0]?.connector_key;
     const rows = await h.query(
-      `SELECT f0_id, f2_title FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f0_id`,
+      `SELECT f1_database_id, f3_title FROM "${layout.table}" WHERE connector_key = ${Number(key)} ORDER BY f1_database_id`,
     );
     assert.deepEqual(
-      rows.map((r) => [Number(r.f0_id), r.f2_title]),
+      rows.map((r) => [Number(r.f1_database_id), r.f3_title]),
       [
         [71, 'second'],
         [72, 'second'],

@@ -88,7 +88,8 @@ function addIssues(h: Harness, connectorId: string, n: number) {
       const before = db.prepare(`SELECT COALESCE(MAX(rid), 0) FROM ${table}`).pluck().get();
       for (let i = 0; i < n; i++) {
         const record = {
-          id: 9_000_000 + i,
+          id: `I_bulk${i}`,
+          database_id: 9_000_000 + i,
           number: 100_000 + i,
           title: `Bulk issue ${i}`,
           body,

@@ -124,11 +124,12 @@ describe('execute', () => {
   });
 
   test('a list whose records are the whole upstream body carries exactly what the provider sent', async () => {
-    const params = { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 7 };
-    const res = await exec({ entity: 'issues', action: 'list', params });
+    // Commits declare no record_fields (GitHub's issues do, so their records are built: test/http/record-fields.test.ts).
+    const params = { owner: 'ces-demo', repo: 'widgets', per_page: 7 };
+    const res = await exec({ entity: 'commits', action: 'list', params });
     assert.equal(res.status, 200, res.body);
     assert.match(String(res.headers['content-type']), /^application\/json/);
-    const direct = await fetch(`${fake.url}/repos/ces-demo/widgets/issues?state=all&per_page=7`, {
+    const direct = await fetch(`${fake.url}/repos/ces-demo/widgets/commits?per_page=7`, {
       headers: { authorization: 'Bearer ghp_test_token_0001' },
     });
     assert.deepEqual(res.json.result, await direct.json());
@@ -156,14 +157,14 @@ describe('execute', () => {
       });
     };
     try {
-      const params = { owner: 'ces-demo', repo: 'widgets', state: 'all', per_page: 4 };
-      const whole = await exec({ entity: 'issues', action: 'list', params });
-      const trimmed = await exec({ entity: 'issues', action: 'list', params, select_fields: ['number'] });
+      const params = { owner: 'ces-demo', repo: 'widgets', per_page: 4 };
+      const whole = await exec({ entity: 'commits', action: 'list', params });
+      const trimmed = await exec({ entity: 'commits', action: 'list', params, select_fields: ['sha'] });
       assert.equal(whole.status, 200, whole.body);
       assert.equal(trimmed.status, 200, trimmed.body);
       assert.deepEqual(
         trimmed.json.result,
-        whole.json.result.map((i: { number: number }) => ({ number: i.number })),
+        whole.json.result.map((c: { sha: string }) => ({ sha: c.sha })),
       );
       assert.deepEqual(seen, [
         { unparsed: true, read: false },

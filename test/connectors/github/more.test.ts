@@ -41,7 +41,7 @@ type Commit = {
   parents: Array<{ sha: string }>;
   files?: unknown[];
 };
-type Named = { id: number; name: string; tag_name: string };
+type Named = { id: string; database_id: number; name: string; tag_name: string };
 type Item = { number: number; pull_request?: unknown };
 
 describe('commits', () => {
@@ -107,7 +107,7 @@ describe('releases and labels', () => {
       ['v2.0.0-beta.1', 'v1.1.0', 'v1.0.0'],
     );
     assert.equal(pages.length, 2);
-    const one = await exec('releases', 'get', { ...widgets, release_id: releases[2]!.id });
+    const one = await exec('releases', 'get', { ...widgets, release_id: releases[2]!.database_id });
     assert.equal((one.result as Named).tag_name, 'v1.0.0');
     assert.equal((one.result as { assets: unknown[] }).assets.length, 2);
     await assert.rejects(
@@ -130,7 +130,7 @@ describe('releases and labels', () => {
     assert.equal(fake.requests.at(-1)?.path, '/repos/ces-demo/widgets/labels/good%20first%20issue');
     assert.equal((label.result as Named).name, 'good first issue');
     const recorded = await exec('labels', 'list', { owner: 'octokit-fixture-org', repo: 'labels' });
-    assert.equal((recorded.result as Named[])[0]?.id, 1000);
+    assert.equal((recorded.result as Named[])[0]?.database_id, 1000);
     await assert.rejects(
       exec('labels', 'get', { ...widgets, name: 'wontfix' }),
       domainError('UPSTREAM_NOT_FOUND'),

@@ -227,8 +227,8 @@ describe('GitHub catalog parity through the HTTP API', () => {
 
     const comments = await pages('pr_comments', 'list', { ...widgets, number: 5, per_page: 2 }, [2, 1]);
     assert.equal(fake.requests.at(-2)?.path, '/repos/ces-demo/widgets/pulls/5/comments?per_page=2');
-    assert.ok(comments.every((c) => c.pull_request_review_id === reviews[0]?.id));
-    const one = await ok('pr_comments', 'get', { ...widgets, id: comments[1]?.id });
+    assert.ok(comments.every((c) => c.pull_request_review_id === reviews[0]?.database_id));
+    const one = await ok('pr_comments', 'get', { ...widgets, id: comments[1]?.database_id });
     assert.equal(one.body, 'This loop can exit early.');
     await fails('pr_comments', 'list', { ...widgets, number: 1 }, 404, 'UPSTREAM_NOT_FOUND');
     await fails('pr_comments', 'get', { ...widgets, id: 1 }, 404, 'UPSTREAM_NOT_FOUND');
@@ -341,7 +341,7 @@ describe('GitHub catalog parity through the HTTP API', () => {
     assert.equal(comment.body, 'Seen it too.');
     const listed = await ok('comments', 'list', { ...widgets, number: 2 });
     assert.deepEqual(
-      listed.map((c: { id: number }) => c.id),
+      listed.map((c: { database_id: number }) => c.database_id),
       [comment.id],
     );
     await fails(
