@@ -10,41 +10,47 @@
 // Answers: a status >= 400 raises; otherwise `result` becomes the executor's `data` and `connector_metadata` its
 // `meta`. The typed `context_store_search` reads `result.get("data")` and `result.get("meta")` (a list has no
 // `.get`: an AttributeError) into a pydantic model whose `took_ms` is `int | None` (a fraction fails validation).
-import net from 'node:net';
+import { exchange } from './raw-http.ts';
 
 export const HTTPX_VERSION = '0.28.1';
 
-interface Answer {
-  status: number;
-  body: Buffer;
+/** json.dumps(value) with its default separators (httpx < 0.28's bodies), for the plain values the SDK sends. */
+export function pythonDefaultJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonDefaultJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonDefaultJson(v)}`)
+      .join(', ')}}`;
+  return JSON.stringify(value);
 }
 
-/** Writes `bytes` and reads one response, by its Content-Length. */
-function send(port: number, bytes: Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let got = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      got = Buffer.concat([got, chunk]);
-      const split = got.indexOf('\r\n\r\n');
-      if (split < 0) return;
-      const head = got.subarray(0, split).toString('latin1');
-      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1]);
-      if (!Number.isInteger(length)) {
-        socket.destroy();
-        reject(new Error(`no Content-Length in ${head}`));
-        return;
-      }
-      if (got.length - split - 4 < length) return;
-      socket.destroy();
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]),
-        body: got.subarray(split + 4, split + 4 + length),
-      });
-    });
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
+/**
+ * The bytes the SDK's httpx client sends for `post(path, json=body)`: compact JSON (httpx >= 0.28) or, with
+ * `spaced`, json.dumps' default form (the older httpx the SDK also allows).
+ */
+export function pythonSdkRequest(
+  port: number,
+  path: string,
+  json: unknown,
+  options: { bearer?: string | undefined; organizationId?: string | undefined; spaced?: boolean } = {},
+): Buffer {
+  const body = Buffer.from(options.spaced ? pythonDefaultJson(json) : JSON.stringify(json), 'utf8');
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    'Accept: */*',
+    'Accept-Encoding: gzip, deflate',
+    'Connection: keep-alive',
+    `User-Agent: python-httpx/${options.spaced ? '0.27.2' : HTTPX_VERSION}`,
+    'X-ADP-Agent-SDK: airbyte-agent-sdk',
+    ...(options.bearer ? [`Authorization: Bearer ${options.bearer}`] : []),
+    ...(options.organizationId ? [`X-Organization-Id: ${options.organizationId}`] : []),
+    `Content-Length: ${body.length}`,
+    'Content-Type: application/json',
+    '',
+    '',
+  ].join('\r\n');
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
 /** What the SDK raises on a status >= 400 (its message names the status and the body's message). */
@@ -76,23 +82,10 @@ export function pythonSdk(
   let token: string | undefined;
 
   const post = async (path: string, json: unknown, bearer?: string): Promise<unknown> => {
-    const body = Buffer.from(JSON.stringify(json), 'utf8');
-    const head = [
-      `POST ${path} HTTP/1.1`,
-      `Host: 127.0.0.1:${port}`,
-      'Accept: */*',
-      'Accept-Encoding: gzip, deflate',
-      'Connection: keep-alive',
-      `User-Agent: python-httpx/${HTTPX_VERSION}`,
-      'X-ADP-Agent-SDK: airbyte-agent-sdk',
-      ...(bearer ? [`Authorization: Bearer ${bearer}`] : []),
-      ...(app.organizationId ? [`X-Organization-Id: ${app.organizationId}`] : []),
-      `Content-Length: ${body.length}`,
-      'Content-Type: application/json',
-      '',
-      '',
-    ].join('\r\n');
-    const answer = await send(port, Buffer.concat([Buffer.from(head, 'latin1'), body]));
+    const answer = await exchange(
+      port,
+      pythonSdkRequest(port, path, json, { bearer, organizationId: app.organizationId }),
+    );
     const text = answer.body.toString('utf8');
     if (answer.status >= 400) throw new SdkHttpError(answer.status, text);
     return JSON.parse(text) as unknown;

@@ -5,52 +5,19 @@
 // a GET or a DELETE without a body too, and then sends neither Content-Length nor Transfer-Encoding on a
 // body-less DELETE (net/http's rule); its JSON bodies come from json.Encoder, with a trailing newline. It treats
 // a status >= 400 as a failure whose text is the body's `detail` or `message`, and anything else as JSON.
+
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createGithubConnector, startWithGithub } from '../connectors/github/harness.ts';
 import type { Harness } from '../helpers/harness.ts';
+import { exchange, type RawAnswer } from '../helpers/raw-http.ts';
 import { referenceRequestSchema } from '../helpers/reference-spec.ts';
 
 const CLI_VERSION = '0.9.4';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** Writes `bytes` and reads one response, by its Content-Length (the CLI keeps connections alive). */
-function send(port: number, bytes: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let got = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      got = Buffer.concat([got, chunk]);
-      const split = got.indexOf('\r\n\r\n');
-      if (split < 0) return;
-      const [statusLine = '', ...lines] = got.subarray(0, split).toString('latin1').split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      const length = Number(headers['content-length']);
-      if (got.length - split - 4 < length) return;
-      socket.destroy();
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]),
-        headers,
-        body: got.subarray(split + 4, split + 4 + length),
-      });
-    });
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
-
 /** What the CLI's client.do returns: the JSON of a success, or the error it raises on a status >= 400. */
-function cliResult(answer: Answer): { ok: true; json: unknown } | { ok: false; message: string } {
+function cliResult(answer: RawAnswer): { ok: true; json: unknown } | { ok: false; message: string } {
   if (answer.status >= 400) {
     let message = answer.body.length > 0 ? answer.body.toString('utf8') : `HTTP ${answer.status}`;
     try {
@@ -118,7 +85,7 @@ describe('requests of the hosted service’s clients', () => {
   describe('a DELETE labelled JSON without a body', () => {
     test('`connectors delete`: no Content-Length at all, as net/http sends it, deletes the connector', async () => {
       const id = await newConnector();
-      const answer = await send(port, cliHead('DELETE', `/api/v1/integrations/connectors/${id}`));
+      const answer = await exchange(port, cliHead('DELETE', `/api/v1/integrations/connectors/${id}`));
       const result = cliResult(answer);
       assert.ok(result.ok, JSON.stringify(result));
       assert.equal(answer.status, 202);
@@ -129,13 +96,13 @@ describe('requests of the hosted service’s clients', () => {
 
     test('Content-Length: 0 and an empty chunked body are no body either', async () => {
       const a = await newConnector();
-      const withZero = await send(
+      const withZero = await exchange(
         port,
         cliHead('DELETE', `/api/v1/integrations/connectors/${a}`, ['Content-Length: 0']),
       );
       assert.equal(withZero.status, 202, withZero.body.toString());
       const b = await newConnector();
-      const chunked = await send(
+      const chunked = await exchange(
         port,
         `${cliHead('DELETE', `/api/v1/integrations/connectors/${b}`, ['Transfer-Encoding: chunked'])}0\r\n\r\n`,
       );
@@ -144,7 +111,7 @@ describe('requests of the hosted service’s clients', () => {
 
     test('DELETE /workspaces/{id} the same way deletes the workspace', async () => {
       const id = await newWorkspace('to-be-deleted');
-      const answer = await send(port, cliHead('DELETE', `/api/v1/workspaces/${id}`));
+      const answer = await exchange(port, cliHead('DELETE', `/api/v1/workspaces/${id}`));
       const result = cliResult(answer);
       assert.ok(result.ok, JSON.stringify(result));
       assert.equal((result.json as { id: string }).id, id);
@@ -154,7 +121,7 @@ describe('requests of the hosted service’s clients', () => {
 
     test('a route that needs a body still answers 400 INVALID_JSON to an empty one', async () => {
       const id = await newWorkspace('needs-a-body');
-      const answer = await send(port, cliHead('PUT', `/api/v1/workspaces/${id}`, ['Content-Length: 0']));
+      const answer = await exchange(port, cliHead('PUT', `/api/v1/workspaces/${id}`, ['Content-Length: 0']));
       assert.equal(answer.status, 400);
       const body = JSON.parse(answer.body.toString()) as {
         code: string;
@@ -169,7 +136,7 @@ describe('requests of the hosted service’s clients', () => {
 
   describe('`connectors list-available`: GET /api/v1/integrations/templates/sources/global', () => {
     test('lists what ?use_global=true lists, and the CLI finds a template by name and opens it', async () => {
-      const answer = await send(port, cliHead('GET', '/api/v1/integrations/templates/sources/global'));
+      const answer = await exchange(port, cliHead('GET', '/api/v1/integrations/templates/sources/global'));
       const result = cliResult(answer);
       assert.ok(result.ok, JSON.stringify(result));
       // The CLI's resolveTemplateID: {data: [{id, name}]}, a case-insensitive match on name.
@@ -184,11 +151,11 @@ describe('requests of the hosted service’s clients', () => {
       const github = data.find((t) => t.name.toLowerCase() === 'github');
       assert.ok(github, `no GitHub template in ${data.map((t) => t.name).join(', ')}`);
       const opened = cliResult(
-        await send(port, cliHead('GET', `/api/v1/integrations/templates/sources/${github.id}`)),
+        await exchange(port, cliHead('GET', `/api/v1/integrations/templates/sources/${github.id}`)),
       );
       assert.ok(opened.ok, JSON.stringify(opened));
       assert.equal((opened.json as { id: string }).id, github.id);
-      const withQuery = await send(
+      const withQuery = await exchange(
         port,
         cliHead('GET', '/api/v1/integrations/templates/sources/global?tags=x'),
       );
@@ -206,7 +173,7 @@ describe('requests of the hosted service’s clients', () => {
         client_id: h.boot.client_id,
         client_secret: h.boot.client_secret,
       });
-      const answer = await send(
+      const answer = await exchange(
         port,
         [
           'POST /api/v1/account/applications/token HTTP/1.1',
@@ -241,7 +208,7 @@ describe('requests of the hosted service’s clients', () => {
     });
 
     test('GET …/definitions/sources?foo=1 answers the catalog, naming query.foo', async () => {
-      const answer = await send(port, cliHead('GET', '/api/v1/integrations/definitions/sources?foo=1'));
+      const answer = await exchange(port, cliHead('GET', '/api/v1/integrations/definitions/sources?foo=1'));
       const result = cliResult(answer);
       assert.ok(result.ok, JSON.stringify(result));
       assert.equal(answer.headers['x-ces-ignored-fields'], 'query.foo');
@@ -249,7 +216,7 @@ describe('requests of the hosted service’s clients', () => {
       assert.deepEqual(result.json, plain.json);
       // The known parameter keeps working beside an unknown one.
       const named = cliResult(
-        await send(port, cliHead('GET', '/api/v1/integrations/definitions/sources?foo=1&name=git')),
+        await exchange(port, cliHead('GET', '/api/v1/integrations/definitions/sources?foo=1&name=git')),
       );
       assert.ok(named.ok);
       const names = (named.json as { definitions: Array<{ name: string }> }).definitions.map((d) => d.name);
@@ -258,7 +225,7 @@ describe('requests of the hosted service’s clients', () => {
 
     test('PUT /workspaces/{id} with an unknown member renames it, naming the member', async () => {
       const id = await newWorkspace('to-be-renamed');
-      const answer = await send(
+      const answer = await exchange(
         port,
         cliWithBody('PUT', `/api/v1/workspaces/${id}`, '{"description":"ours","name":"renamed"}\n'),
       );
@@ -319,11 +286,11 @@ describe('requests of the hosted service’s clients', () => {
     test('a connector id that is not a UUID (`source_id:abc`) is a 404, as an unknown UUID is', async () => {
       // connectors describe: Post(execPath, {"entity": "", "action": "describe"}), keys sorted by encoding/json.
       const json = '{"action":"describe","entity":""}\n';
-      const notUuid = await send(
+      const notUuid = await exchange(
         port,
         cliWithBody('POST', '/api/v1/integrations/connectors/source_id:abc/execute', json),
       );
-      const unknown = await send(
+      const unknown = await exchange(
         port,
         cliWithBody(
           'POST',

@@ -11,11 +11,13 @@
 // json.dumps' default ", " and ": " separators. Healthy means no exception: a 2xx whose JSON has `result`
 // (_raise_with_body raises on any status >= 400; _parse_execution_result reads response["result"]).
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { providerFor } from '../connectors/suite/providers.ts';
 import type { SuiteFake } from '../connectors/suite/types.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
+import { pythonSdkRequest } from '../helpers/python-sdk.ts';
+import { exchange, type RawAnswer } from '../helpers/raw-http.ts';
 
 /** Each connector type's check operation, from the SDK's connectors/<name>/connector_model.py (preferred_for_check). */
 const CHECKS: Record<string, { entity: string; action: 'list' }> = {
@@ -30,86 +32,8 @@ const CHECKS: Record<string, { entity: string; action: 'list' }> = {
   'zendesk-support': { entity: 'tickets', action: 'list' },
 };
 
-const HTTPX = 'python-httpx/0.28.1';
-
-/** The bytes httpx 0.28 sends for `post(url, json=body, headers=...)`; `spaced` is json.dumps' default form (< 0.28). */
-function sdkRequest(port: number, path: string, token: string, body: object, spaced = false): Buffer {
-  const json = spaced ? pythonDefaultJson(body) : JSON.stringify(body);
-  const head = [
-    `POST ${path} HTTP/1.1`,
-    `Host: 127.0.0.1:${port}`,
-    'Accept: */*',
-    'Accept-Encoding: gzip, deflate',
-    'Connection: keep-alive',
-    `User-Agent: ${HTTPX}`,
-    'X-ADP-Agent-SDK: airbyte-agent-sdk',
-    `Authorization: Bearer ${token}`,
-    `Content-Length: ${Buffer.byteLength(json)}`,
-    'Content-Type: application/json',
-    '',
-    '',
-  ].join('\r\n');
-  return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(json, 'utf8')]);
-}
-
-/** json.dumps(value) with its default separators, for the plain values the SDK sends. */
-function pythonDefaultJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(pythonDefaultJson).join(', ')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonDefaultJson(v)}`)
-      .join(', ')}}`;
-  return JSON.stringify(value);
-}
-
-interface Answer {
-  status: number;
-  body: Buffer;
-}
-
-/** One HTTP/1.1 exchange on a fresh socket: the response read by Content-Length or chunked framing. */
-function exchange(port: number, bytes: Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let got = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      got = Buffer.concat([got, chunk]);
-      const split = got.indexOf('\r\n\r\n');
-      if (split < 0) return;
-      const [statusLine = '', ...lines] = got.subarray(0, split).toString('latin1').split('\r\n');
-      const headers = new Map(
-        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
-      );
-      const rest = got.subarray(split + 4);
-      let body: Buffer | undefined;
-      if (headers.get('transfer-encoding') === 'chunked') body = dechunk(rest);
-      else if (rest.length >= Number(headers.get('content-length'))) body = rest;
-      if (!body) return;
-      socket.destroy();
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), body });
-    });
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
-
-/** The body of a complete chunked message, or undefined while chunks are still to come. */
-function dechunk(data: Buffer): Buffer | undefined {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = data.indexOf('\r\n', at);
-    if (eol < 0) return undefined;
-    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16);
-    if (size === 0) return Buffer.concat(parts);
-    if (data.length < eol + 2 + size + 2) return undefined;
-    parts.push(data.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-}
-
 /** HostedExecutor.check's verdict on an answer: healthy, or unhealthy with the error text it would report. */
-function sdkVerdict(answer: Answer): { status: 'healthy' } | { status: 'unhealthy'; error: string } {
+function sdkVerdict(answer: RawAnswer): { status: 'healthy' } | { status: 'unhealthy'; error: string } {
   const text = answer.body.toString('utf8');
   if (answer.status >= 400) return { status: 'unhealthy', error: `HTTP ${answer.status}: ${text}` };
   try {
@@ -164,12 +88,11 @@ describe('the hosted SDK’s check() on every connector type', () => {
           const before = fake.requests.length;
           const answer = await exchange(
             port,
-            sdkRequest(
+            pythonSdkRequest(
               port,
               `/api/v1/integrations/connectors/${connectorId}/execute`,
-              token,
               { entity: op.entity, action: op.action, params: { limit: 1 } },
-              spaced,
+              { bearer: token, spaced },
             ),
           );
           assert.deepEqual(sdkVerdict(answer), { status: 'healthy' });

@@ -6,7 +6,8 @@
 export type SearchFields = {
   github: {
     repositories: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       name: 'string';
       full_name: 'string';
       description: 'text';
@@ -26,7 +27,8 @@ export type SearchFields = {
       pushed_at: 'timestamp';
     };
     issues: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       number: 'integer';
       title: 'string';
       body: 'text';
@@ -42,7 +44,8 @@ export type SearchFields = {
       closed_at: 'timestamp';
     };
     pull_requests: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       number: 'integer';
       title: 'string';
       body: 'text';
@@ -58,7 +61,8 @@ export type SearchFields = {
       merged_at: 'timestamp';
     };
     comments: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       body: 'text';
       'user.login': 'string';
       author_association: 'string';
@@ -79,7 +83,8 @@ export type SearchFields = {
       'committer.login': 'string';
     };
     releases: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       tag_name: 'string';
       name: 'string';
       body: 'text';
@@ -92,14 +97,16 @@ export type SearchFields = {
       assets: { properties: { name: 'string'; content_type: 'string'; size: 'integer'; download_count: 'integer' } };
     };
     labels: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       name: 'string';
       description: 'string';
       color: 'string';
       default: 'boolean';
     };
     users: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       login: 'string';
       type: 'string';
       site_admin: 'boolean';
@@ -111,7 +118,8 @@ export type SearchFields = {
       protected: 'boolean';
     };
     milestones: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       number: 'integer';
       title: 'string';
       description: 'text';
@@ -125,7 +133,8 @@ export type SearchFields = {
       closed_at: 'timestamp';
     };
     org_repositories: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       name: 'string';
       full_name: 'string';
       description: 'text';
@@ -145,13 +154,15 @@ export type SearchFields = {
       pushed_at: 'timestamp';
     };
     organizations: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       login: 'string';
       description: 'text';
       url: 'string';
     };
     pr_comments: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       pull_request_review_id: 'integer';
       in_reply_to_id: 'integer';
       body: 'text';
@@ -167,7 +178,8 @@ export type SearchFields = {
       updated_at: 'timestamp';
     };
     reviews: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       body: 'text';
       state: 'string';
       'user.login': 'string';
@@ -178,7 +190,8 @@ export type SearchFields = {
       submitted_at: 'timestamp';
     };
     stargazers: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       login: 'string';
       type: 'string';
       site_admin: 'boolean';
@@ -189,7 +202,8 @@ export type SearchFields = {
       'commit.sha': 'string';
     };
     teams: {
-      id: 'integer';
+      id: 'string';
+      database_id: 'integer';
       name: 'string';
       slug: 'string';
       description: 'text';
