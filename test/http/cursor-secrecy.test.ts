@@ -42,7 +42,13 @@ describe('end_cursor secrecy', () => {
     other = await h.otherOrg();
     const indexed = async (t: string, name: string) => {
       const { job, layout, store, now, commit } = await claimGithubIssues(h, t, { name });
-      const records = [1, 2, 3, 4, 5].map((n) => ({ id: n, number: n, title: `issue ${n}`, state: 'open' }));
+      const records = [1, 2, 3, 4, 5].map((n) => ({
+        id: `I_node${n}`,
+        database_id: n,
+        number: n,
+        title: `issue ${n}`,
+        state: 'open',
+      }));
       await commit([store.encode(job.connector_id, layout, records, 1, now)]);
       return job.connector_id;
     };

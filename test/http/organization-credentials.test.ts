@@ -103,7 +103,12 @@ describe('GET /organizations/{organization_id}/credentials, as the reference CLI
     orgId = h.boot.organization_id;
     const { job, layout, store, now, commit } = await claimGithubIssues(h);
     indexedId = job.connector_id;
-    const records = [1, 2, 3].map((n) => ({ id: n, number: n, title: `issue ${n}` }));
+    const records = [1, 2, 3].map((n) => ({
+      id: `I_node${n}`,
+      database_id: n,
+      number: n,
+      title: `issue ${n}`,
+    }));
     await commit([store.encode(job.connector_id, layout, records, 1, now)]);
     // One more than a page, so the CLI has to ask for a second one.
     for (let i = 0; i < PAGE_SIZE; i++) {

@@ -33,7 +33,7 @@ describe('catalog', () => {
 
   it('describes entities, actions and params, with cursor on paged actions only', () => {
     const issues = catalogDetail(github).entities.find((e) => e.name === 'issues')!;
-    assert.deepEqual(issues.primary_key, ['id']);
+    assert.deepEqual(issues.primary_key, ['database_id']);
     const list = issues.actions.find((a) => a.name === 'list')!;
     assert.equal(list.paginated, true);
     const state = list.params.find((p) => p.name === 'state')!;

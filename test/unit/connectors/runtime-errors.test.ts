@@ -275,7 +275,9 @@ describe('egress policy', () => {
   const creds = { option: 'PAT Credentials', values: { personal_access_token: 'ghp_x' } };
 
   it('refuses a loopback base URL that did not come from the overrides, by literal IP and by DNS', async () => {
-    const server = await startServer((_req, res) => json(res, 200, { login: 'octocat' }));
+    const server = await startServer((_req, res) =>
+      json(res, 200, { login: 'octocat', id: 1, node_id: 'MDQ6VXNlcjE=' }),
+    );
     const rt = runtime({});
     try {
       for (const host of ['127.0.0.1', 'localhost', '[::1]']) {
@@ -307,7 +309,12 @@ describe('egress policy', () => {
         action: 'get',
         params: { username: 'octocat' },
       });
-      assert.deepEqual(out.result, { login: 'octocat' });
+      assert.deepEqual(out.result, {
+        login: 'octocat',
+        id: 'MDQ6VXNlcjE=',
+        node_id: 'MDQ6VXNlcjE=',
+        database_id: 1,
+      });
       await allowed.close();
     } finally {
       await rt.close();
