@@ -10,24 +10,11 @@ import {
   type GongFake,
   startGongFake,
 } from '../connectors/gong/fake/index.ts';
+import { type ConnectorApi, connectorApi } from '../helpers/connector-api.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { assertError } from './assertions.ts';
 
-type Exec = (
-  entity: string,
-  action: string,
-  params: Record<string, unknown>,
-) => ReturnType<Harness['inject']>;
-
-function executor(h: Harness, token: string, id: string): Exec {
-  return (entity, action, params) =>
-    h.inject({
-      method: 'POST',
-      url: `/api/v1/integrations/connectors/${id}/execute`,
-      token,
-      body: { entity, action, params },
-    });
-}
+type Exec = ConnectorApi['exec'];
 
 describe('limit sets the page-size param (GitHub per_page)', () => {
   let h: Harness;
@@ -41,7 +28,7 @@ describe('limit sets the page-size param (GitHub per_page)', () => {
     const token = await h.token();
     const created = await createGithubConnector(h, token);
     assert.equal(created.status, 200, created.body);
-    exec = executor(h, token, created.json.id);
+    exec = connectorApi(h, token, created.json.id).exec;
   });
   after(() => close());
 
@@ -150,7 +137,7 @@ describe('limit caps the records where the provider sets the page size (Gong)', 
       },
     });
     assert.equal(created.status, 200, created.body);
-    exec = executor(h, token, created.json.id);
+    exec = connectorApi(h, token, created.json.id).exec;
   });
   after(async () => {
     await h?.close();

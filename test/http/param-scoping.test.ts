@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createGithubConnector, type GithubFake, startWithGithub } from '../connectors/github/harness.ts';
+import { connectorApi } from '../helpers/connector-api.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { assertError } from './assertions.ts';
 
@@ -23,14 +24,7 @@ describe('params scoped by replication_config.repositories (GitHub)', () => {
   const connector = async (repositories: string[]) => {
     const res = await createGithubConnector(h, token, { replication_config: { repositories } });
     assert.equal(res.status, 200, res.body);
-    const id = res.json.id as string;
-    return (entity: string, action: string, params: Record<string, unknown>) =>
-      h.inject({
-        method: 'POST',
-        url: `/api/v1/integrations/connectors/${id}/execute`,
-        token,
-        body: { entity, action, params },
-      });
+    return connectorApi(h, token, res.json.id as string).exec;
   };
   /** The path of the provider request `call` made (exactly one). */
   const sentPath = async (call: () => Promise<{ status: number; body: string }>) => {
