@@ -3,12 +3,12 @@
 //   http, cli, mcp → core → {connectors, context-store, security, store/port}; store adapters implement the port and
 //   never import core; connectors and context-store never import core, http or an adapter (context-store, the
 //   domain the port stores, not even the store); security imports only
-//   config; the store adapter is chosen in one place (src/store/open.ts). Every layer may use core/errors.ts.
+//   config; the store adapter is chosen in one place (src/store/open.ts). Every layer may use src/errors.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const KERNEL = 'src/core/errors.ts';
+const KERNEL = 'src/errors.ts';
 const under = (dir) => (file) => file === dir || file.startsWith(`${dir}/`);
 const is = {
   http: under('src/http'),
@@ -55,7 +55,7 @@ const RULES = [
     wrong: (to) =>
       is.security(to) || is.config(to) || to === KERNEL
         ? null
-        : 'security imports only config (and core/errors.ts)',
+        : 'security imports only config (and src/errors.ts)',
   },
   {
     from: is.core,

@@ -2,7 +2,7 @@
  * Matching a client's `credentials` object to one of a definition's credential options.
  * Error messages name keys and options, never values: these objects hold secrets.
  */
-import { DomainError, type ErrorDetail } from '../core/errors.ts';
+import { DomainError, type ErrorDetail } from '../errors.ts';
 import { headerValueProblem } from './header-value.ts';
 import { authPlacements, type ConnectorDefinition, type CredentialOption } from './schema.ts';
 import { placeholders } from './template.ts';

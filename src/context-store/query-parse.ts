@@ -4,7 +4,7 @@
  * an INVALID_QUERY naming its path), every value is checked against its field's type and kept as a value, and
  * the request's cost is bounded before anything runs (SEARCH_LIMITS). Nothing here writes SQL.
  */
-import { invalidField } from '../core/errors.ts';
+import { invalidField } from '../errors.ts';
 import {
   type ElementField,
   type EntityLayout,

@@ -6,7 +6,7 @@
  */
 import type { SearchOperator } from '../context-store/query-operators.ts';
 import type { SyncPass } from '../context-store/sync-state.ts';
-import { isDomainError } from './errors.ts';
+import { isDomainError } from '../errors.ts';
 
 /**
  * How one claimed sync ended: its pass finished (`success`); stopped with this process, to be resumed

@@ -1,11 +1,11 @@
 import type { DefinitionRegistry } from '../connectors/registry.ts';
 import type { ConnectorRuntime } from '../connectors/runtime/executor.ts';
+import { DomainError } from '../errors.ts';
 import type { TokenService } from '../security/tokens.ts';
 import type { Vault } from '../security/vault.ts';
 import type { OpenStateCaps, Store } from '../store/port.ts';
 import type { ServerSecrets } from './admin/server-secrets.ts';
 import type { ContextStoreObserver } from './context-store-observer.ts';
-import { DomainError } from './errors.ts';
 import type { RequestRates } from './request-rates.ts';
 import type { TokenAttemptLimiter } from './tokens/attempt-limiter.ts';
 

@@ -1,4 +1,4 @@
-import { DomainError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 
 /**
  * Refuses to create one more `what` when the organization already holds `limit` of them (0: no limit). A 403,

@@ -9,7 +9,7 @@
  * organization's rate). So an end user cannot slow the backend, nor take their workspace's share, nor one
  * workspace's end users the others'; and minting widget tokens for many workspaces does not multiply the rate.
  */
-import { DomainError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 
 export interface RequestRateLimits {
   /** CES_MAX_REQUESTS_PER_SECOND: per organization, its own callers; its end users together get as much again. */

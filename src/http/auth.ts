@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticateWidget, type Widget } from '../core/connect/widget.ts';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
-import { DomainError } from '../core/errors.ts';
 import { authenticate, authenticateKept } from '../core/tokens/authenticate.ts';
+import { DomainError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

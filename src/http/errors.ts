@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode, type ErrorDetail } from '../core/errors.ts';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../errors.ts';
 
 /** The one code -> HTTP status table. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {

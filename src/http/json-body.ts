@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { DomainError } from '../core/errors.ts';
 import { MAX_JSON_DEPTH } from '../core/json-depth.ts';
+import { DomainError } from '../errors.ts';
 
 /** What a single pass over JSON text can find wrong before it is parsed. */
 export type JsonTextProblem = 'too_deep' | 'lone_surrogate';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode } from '../core/errors.ts';
+import { DomainError, type ErrorCode } from '../errors.ts';
 import { STATUS_BY_CODE, sendError } from './errors.ts';
 import { newRequestId } from './request-id.ts';
 

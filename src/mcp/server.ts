@@ -12,8 +12,8 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError } from '../core/errors.ts';
 import { allSkills, skillMarkdown } from '../core/skills/markdown.ts';
+import { DomainError } from '../errors.ts';
 import { errorOf, TOOLS, type ToolContext, validateInput } from './tools.ts';
 
 export const SERVER_INFO = { name: 'ces', version: '0.1.0' };

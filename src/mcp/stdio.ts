@@ -7,10 +7,10 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
-import { DomainError } from '../core/errors.ts';
 import { authenticate } from '../core/tokens/authenticate.ts';
 import { issueApplicationToken } from '../core/tokens/issue-application-token.ts';
 import { issueScopedToken } from '../core/tokens/scoped-token.ts';
+import { DomainError } from '../errors.ts';
 import { createMcpServer } from './server.ts';
 
 export interface StdioOptions {

@@ -14,7 +14,7 @@ import { definitionOf, loadConnector, resolveDefinition } from '../core/connecto
 import { listConnectors } from '../core/connectors/read.ts';
 import { answersSearchPage, type SearchPage } from '../core/connectors/search-answer.ts';
 import type { CoreDeps, RequestContext } from '../core/context.ts';
-import { DomainError } from '../core/errors.ts';
+import { DomainError } from '../errors.ts';
 import { capAnswer, capSearchPage, DEFAULT_MAX_CHARS } from './cap.ts';
 
 export interface ToolContext {

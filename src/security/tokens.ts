@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { DomainError } from '../core/errors.ts';
+import { DomainError } from '../errors.ts';
 
 export type TokenKind = 'application' | 'scoped';
 

@@ -13,7 +13,7 @@
  * can't clear in time is refused, without holding a place in line for nothing. Counts bound the lines too,
  * only for memory's sake.
  */
-import { DomainError } from '../core/errors.ts';
+import { DomainError } from '../errors.ts';
 import type { SearchCosts } from './search-costs.ts';
 
 // A waiting search holds its compiled statement (a few KB) and an open request: the counts only bound memory,

@@ -4,7 +4,7 @@
  * the refusals a caller hears: SEARCH_QUEUE_FULL (429) for an organization past its own share, SERVER_BUSY
  * (503) for the process busy for everyone.
  */
-import { DomainError } from '../core/errors.ts';
+import { DomainError } from '../errors.ts';
 import { RecentSearchCosts, type SearchCosts } from './search-costs.ts';
 import {
   ADMIT_BUDGETS,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { parseDefinition } from '../../src/connectors/load.ts';
 import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 
 const TOKEN = 'dl_secret_token_0001';
 const BLOB = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz'.repeat(100));

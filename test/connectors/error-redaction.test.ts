@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { closeChecked, runtimeFor } from '../helpers/fake-runtime.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './github/fake/index.ts';
 

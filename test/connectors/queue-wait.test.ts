@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { faultyDefinition } from '../fakes/faulty/definition.ts';
 import { type FaultyServer, startFaultyServer } from '../fakes/faulty/index.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { issuesBody, type LargeAnswersFake, startLargeAnswersFake } from '../fakes/large-answers/index.ts';
 import { runtimeFor } from '../helpers/fake-runtime.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';

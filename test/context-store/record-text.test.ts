@@ -2,7 +2,7 @@
 // the parsed record again: the store writes the text it is given, and serialises only records without one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { claimGithubIssues, type Harness, startWithGithub } from '../connectors/github/harness.ts';
 
 describe("the provider's record text", () => {

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { columnValue, definitionLayouts, quoteIdent, recordKey } from '../../src/context-store/layout.ts';
 import { searchContextStore } from '../../src/core/connectors/context-store.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { ftsFillSql, indexRowInsertSql } from '../../src/store/sqlite/context-index.ts';
 import {
   createGithubConnector,

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { ResolvedCredentials } from '../../src/connectors/credentials.ts';
 import { RefreshRejectedError } from '../../src/connectors/runtime/oauth2.ts';
 import { connectorCredentialStore } from '../../src/core/connectors/credential-store.ts';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { connectorAad } from '../../src/security/vault.ts';
 import { createOAuthConnector, type Harness, oauthCredentials, startWithOAuth } from '../helpers/oauth.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DomainError } from '../../src/core/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 
 /**
  * A matcher for `assert.rejects` / `assert.throws`: a DomainError with this code, whose message matches `check`

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before } from 'node:test';
-import { ERROR_CODES, type ErrorCode } from '../../src/core/errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors.ts';
 import { STATUS_BY_CODE } from '../../src/http/errors.ts';
 import { type AnyUpstreamHarness, startWithAnyUpstream } from '../helpers/any-upstream.ts';
 import type { InjectResult } from '../helpers/harness.ts';

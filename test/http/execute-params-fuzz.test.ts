@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { ParamDefinition } from '../../src/connectors/schema.ts';
-import { ERROR_CODES, type ErrorCode } from '../../src/core/errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors.ts';
 import { STATUS_BY_CODE } from '../../src/http/errors.ts';
 import { type AnyUpstreamHarness, startWithAnyUpstream } from '../helpers/any-upstream.ts';
 import { assertError } from './assertions.ts';

@@ -29,9 +29,9 @@ describe('layers', () => {
     for (const edge of wrong) assert.equal(violations([edge]).length, 1, edge.join(' -> '));
     const right: Array<[string, string]> = [
       ['src/store/open.ts', 'src/store/sqlite/index.ts'],
-      ['src/store/sqlite/search-readers.ts', 'src/core/errors.ts'],
+      ['src/store/sqlite/search-readers.ts', 'src/errors.ts'],
       ['src/core/sync/worker.ts', 'src/context-store/layout.ts'],
-      ['src/security/tokens.ts', 'src/core/errors.ts'],
+      ['src/security/tokens.ts', 'src/errors.ts'],
       ['src/http/routes/connectors/execute.ts', 'src/core/connectors/execute.ts'],
       ['src/http/routes/mcp.ts', 'src/mcp/server.ts'],
       ['src/mcp/tools.ts', 'src/core/connectors/execute.ts'],

@@ -3,7 +3,7 @@
 //   src/generated/openapi.ts        the OpenAPI document ces serves at /api/v1/openapi.json, as types
 //                                   (openapi-typescript; it needs TypeScript 5's compiler API, hence the
 //                                   workspace's own typescript 5.9 beside the root's native 7)
-//   src/generated/error-codes.ts    the closed set of error codes (src/core/errors.ts)
+//   src/generated/error-codes.ts    the closed set of error codes (src/errors.ts)
 //   src/generated/search-fields.ts  every connector type's Context Store fields, for the typed search builder
 // Run: npm run sdk:generate (at the root).
 import fs from 'node:fs';
@@ -14,8 +14,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config/index.ts';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
-import { ERROR_CODES } from '../../../src/core/errors.ts';
 import { buildDeps } from '../../../src/deps.ts';
+import { ERROR_CODES } from '../../../src/errors.ts';
 import { createLogger } from '../../../src/logger.ts';
 
 export const SDK_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +44,7 @@ export async function openapiDocument(): Promise<Record<string, unknown>> {
 const key = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : `'${name}'`);
 
 function errorCodes(): string {
-  return `${HEADER}/** Every code ces answers in an error body (src/core/errors.ts ERROR_CODES). */
+  return `${HEADER}/** Every code ces answers in an error body (src/errors.ts ERROR_CODES). */
 export const ERROR_CODES = [
 ${ERROR_CODES.map((c) => `  '${c}',`).join('\n')}
 ] as const;

@@ -1,4 +1,4 @@
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import type { ConnectorDefinition } from '../schema.ts';
 import { RefreshRejectedError } from './oauth2.ts';
 

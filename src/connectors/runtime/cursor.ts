@@ -15,7 +15,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { type DomainError, invalidField } from '../../core/errors.ts';
+import { type DomainError, invalidField } from '../../errors.ts';
 import { Sealer } from '../../security/sealed.ts';
 
 /** The next request of a paged action. `body` is the JSON body of body-paged styles (POST searches). */

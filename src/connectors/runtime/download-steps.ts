@@ -2,7 +2,7 @@
  * The pieces of a `download` that read the definition's `download` options: where the credential may go, the
  * file URL in a JSON answer, and the body members a metadata request must carry.
  */
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import { atPath } from './dpath.ts';
 import type { BaseUrl, BuiltRequest } from './request.ts';
 

@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import type { ConnectorDefinition } from '../schema.ts';
 import { UpstreamAgents } from './agents.ts';
 import { checkLiteralHost, type EgressPolicy, PUBLIC_ONLY } from './egress.ts';

@@ -6,7 +6,7 @@
  * message, and scrubbed from any upstream text we echo.
  */
 import type { EgressAllowEntry } from '../../config/index.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import {
   type ActionDefinition,

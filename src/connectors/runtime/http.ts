@@ -8,7 +8,7 @@
  * may be repeated, and every failure here is an `UpstreamTransportError` that says whether repeating could help.
  */
 import type { Dispatcher } from 'undici';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import { UpstreamAgents } from './agents.ts';
 import type { BufferBudget, Reservation } from './buffer-budget.ts';
 import { checkLiteralHost, EgressDeniedError, type EgressPolicy, PUBLIC_ONLY } from './egress.ts';

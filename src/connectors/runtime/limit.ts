@@ -6,7 +6,7 @@
  * not refused: a caller asking for "up to 500" of a provider that pages by 100 gets the first 100 and a cursor,
  * which is what the hosted service answers too.
  */
-import { DomainError, type ErrorDetail } from '../../core/errors.ts';
+import { DomainError, type ErrorDetail } from '../../errors.ts';
 import { LIMIT_PARAM, pageSizeParam } from '../page-size.ts';
 import { COLLECTION_ACTIONS, type ConnectorDefinition } from '../schema.ts';
 import { resolveAction } from './params.ts';

@@ -9,7 +9,7 @@
  *
  * Token values never appear in messages: provider error descriptions are scrubbed of every credential value.
  */
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import { EXPIRES_AT, type ResolvedCredentials } from '../credentials.ts';
 import type { ConnectorDefinition, CredentialOption, RefreshDefinition } from '../schema.ts';
 import { placeholders, render } from '../template.ts';

@@ -6,7 +6,7 @@
  * Called on the execute path, once or twice per upstream request: positional arguments (no object per call),
  * and an implementation must be cheap.
  */
-import { isDomainError } from '../../core/errors.ts';
+import { isDomainError } from '../../errors.ts';
 
 /** What became of one upstream HTTP exchange: the answer's status class, or the transport failure. */
 export type UpstreamStatusClass =

@@ -3,7 +3,7 @@
  * Messages say what is wrong and what would be accepted, because the usual reader is an AI agent that will
  * fix the call and retry.
  */
-import { DomainError, type ErrorDetail } from '../../core/errors.ts';
+import { DomainError, type ErrorDetail } from '../../errors.ts';
 import { headerValueProblem } from '../header-value.ts';
 import { LIMIT_PARAM, pageSizeParam } from '../page-size.ts';
 import {

@@ -1,6 +1,6 @@
 /** Turns a definition + config + params into the URL, headers and body of one upstream request. */
 import { randomUUID } from 'node:crypto';
-import { DomainError, invalidField } from '../../core/errors.ts';
+import { DomainError, invalidField } from '../../errors.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
 import { headerValueProblem } from '../header-value.ts';

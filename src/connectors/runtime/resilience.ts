@@ -10,7 +10,7 @@
  * whatever the upstream does.
  */
 import { performance } from 'node:perf_hooks';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import type { ConnectorDefinition, ErrorKind } from '../schema.ts';
 import type { HeldBuffers } from './buffer-budget.ts';
 import type { Clock } from './clock.ts';

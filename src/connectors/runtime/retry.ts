@@ -3,7 +3,7 @@
  * and a deadline that bounds the whole call. Only the caller knows whether a failure may be repeated; this
  * module decides whether and when.
  */
-import type { DomainError } from '../../core/errors.ts';
+import type { DomainError } from '../../errors.ts';
 import type { Clock } from './clock.ts';
 
 export interface RetryPolicy {

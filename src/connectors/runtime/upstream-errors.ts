@@ -4,7 +4,7 @@
  * Only the allowlisted keys of an upstream body reach the client, with credential values redacted from its
  * values and keys; upstream headers and our request URL never do.
  */
-import { DomainError, type ErrorCode } from '../../core/errors.ts';
+import { DomainError, type ErrorCode } from '../../errors.ts';
 import type { ConnectorDefinition, ErrorKind, ErrorRule, ErrorsDefinition } from '../schema.ts';
 import { atPath } from './dpath.ts';
 import type { UpstreamResponse } from './http.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../errors.ts';
 import { hashClientSecret, newClientId, newClientSecret } from '../../security/client-secrets.ts';
 import type { Store } from '../../store/port.ts';
-import { DomainError } from '../errors.ts';
 
 export interface CreatedApplication {
   application_id: string;

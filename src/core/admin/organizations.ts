@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../errors.ts';
 import type { Store } from '../../store/port.ts';
-import { DomainError } from '../errors.ts';
 import { DEFAULT_WORKSPACE, ensureWorkspace } from '../workspaces/ensure.ts';
 
 /** An organization always starts with its `default` workspace. */

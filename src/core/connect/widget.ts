@@ -7,6 +7,7 @@
  */
 import { consentOptions } from '../../connectors/runtime/authorization-code.ts';
 import type { ConnectorDefinition, CredentialOption } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import type { WidgetClaims } from '../../security/tokens.ts';
 import { checkNewConnector } from '../connectors/check.ts';
 import { type ConnectorView, viewOf } from '../connectors/context-store.ts';
@@ -14,7 +15,6 @@ import { createConnector, resolveWorkspace } from '../connectors/create.ts';
 import { loadConnector, resolveDefinition } from '../connectors/lookup.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow, requireApplicationToken } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { initiateConsent } from '../oauth/consent.ts';
 import { matchesTags, type TemplateView } from '../templates/source-templates.ts';
 import { ensureWorkspace } from '../workspaces/ensure.ts';

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { resolveCredentials } from '../../connectors/credentials.ts';
 import { destinationConfigKeys } from '../../connectors/runtime/request.ts';
+import { DomainError } from '../../errors.ts';
 import type { RequestedEntity } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { viewOf } from './context-store.ts';
 import { type CreateConnectorInput, resolveWorkspace } from './create.ts';
 import { openConnectorCall } from './credential-store.ts';

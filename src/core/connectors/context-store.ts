@@ -16,12 +16,12 @@ import {
   failedEntities,
   searchable,
 } from '../../context-store/status.ts';
+import { DomainError, invalidField } from '../../errors.ts';
 import { openValue, sealValue } from '../../security/sealed.ts';
 import type { Connector, EntitySyncState } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
 import { type SearchOutcome, searchOutcome } from '../context-store-observer.ts';
-import { DomainError, invalidField } from '../errors.ts';
 import { defaultTemplate, indexedEntities, type TemplateView } from '../templates/source-templates.ts';
 import { definitionOf, loadConnector } from './lookup.ts';
 import { type SearchMeta, searchResult, searchResultParts } from './search-answer.ts';

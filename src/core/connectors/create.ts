@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type ResolvedCredentials, resolveCredentials } from '../../connectors/credentials.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess, isoNow } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { assertUnderQuota } from '../quotas.ts';
 import { type ConnectorView, startContextStore, viewOf } from './context-store.ts';
 import {

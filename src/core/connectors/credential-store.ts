@@ -14,10 +14,10 @@
 import type { ResolvedCredentials } from '../../connectors/credentials.ts';
 import { type CredentialStore, RefreshRejectedError } from '../../connectors/runtime/oauth2.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { Connector, StoredCredentials } from '../../store/port.ts';
 import type { CoreDeps } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { connectorNotFound } from './lookup.ts';
 
 /** A re-encryption (key rotation) changes the ciphertext but not the credentials; retry the swap then. */

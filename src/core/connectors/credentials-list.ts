@@ -4,9 +4,9 @@
  * reference's CLI joins onto its connector list.
  */
 
+import { DomainError } from '../../errors.ts';
 import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { type ContextStoreSummary, contextStoreSummary } from './context-store.ts';
 
 export interface CredentialsPage {

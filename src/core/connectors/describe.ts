@@ -5,7 +5,7 @@
  */
 import { catalogDetail } from '../../connectors/catalog.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../errors.ts';
 
 /** The search operators of the Context Store DSL (README: Context Store). */
 const SEARCH_OPERATORS = {

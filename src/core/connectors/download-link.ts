@@ -5,9 +5,10 @@
  * application, workspace scope) and what (connector, entity, params); it is checked like a request with that
  * token would be: the application must still be active, the connector in reach.
  */
+
+import { DomainError } from '../../errors.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { definitionOf, loadConnector } from './lookup.ts';
 
 const PURPOSE = 'download-link';

@@ -1,8 +1,8 @@
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import type { Connector } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
-import { DomainError } from '../errors.ts';
 
 export const connectorNotFound = (id: string) =>
   new DomainError('CONNECTOR_NOT_FOUND', `Connector ${id} not found.`);

@@ -1,6 +1,6 @@
+import { DomainError } from '../../errors.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { type ConnectorView, viewOf, withContextStore } from './context-store.ts';
 import { loadConnector } from './lookup.ts';
 

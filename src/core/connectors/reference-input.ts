@@ -4,9 +4,9 @@
  * replication_config values, `environment` (values of the definition's base-URL variables), and `entities`.
  */
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import type { RequestedEntity } from '../../store/port.ts';
 import type { CoreDeps } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { defaultTemplate, getTemplate, type TemplateView } from '../templates/source-templates.ts';
 import { resolveDefinition } from './lookup.ts';
 

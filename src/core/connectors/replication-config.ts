@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../../errors.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../json-depth.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });

@@ -1,11 +1,11 @@
 import { type ResolvedCredentials, resolveCredentials } from '../../connectors/credentials.ts';
 import { destinationConfigKeys, movedDestinationFields } from '../../connectors/runtime/request.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import { connectorAad } from '../../security/vault.ts';
 import type { Connector, RequestedEntity } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { type ConnectorView, restartContextStore, startContextStore, viewOf } from './context-store.ts';
 import { connectorNotFound, definitionOf, loadConnector } from './lookup.ts';
 import { composeReplicationConfig, requestedEntities } from './reference-input.ts';

@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import { oauthAppAad } from '../../security/vault.ts';
 import type { OAuthApp } from '../../store/port.ts';
 import { resolveDefinition } from '../connectors/lookup.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow, requireApplicationToken } from '../context.ts';
-import { DomainError } from '../errors.ts';
 
 /** A credential option whose grant is renewed with the app's client id and secret: OAuth2 with an app. */
 export function oauthAppOption(def: ConnectorDefinition) {

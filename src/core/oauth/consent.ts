@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { EXPIRES_AT, type ResolvedCredentials, resolveCredentials } from '../../connectors/credentials.ts';
 import { consentOptions, pkcePair } from '../../connectors/runtime/authorization-code.ts';
 import type { ConnectorDefinition, CredentialOption } from '../../connectors/schema.ts';
+import { DomainError } from '../../errors.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import { oauthAppAad, oauthStateAad } from '../../security/vault.ts';
 import type { CappedCreate } from '../../store/port.ts';
@@ -29,7 +30,6 @@ import {
 import { validateReplicationConfig } from '../connectors/replication-config.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
-import { DomainError } from '../errors.ts';
 
 /** How long an end user has to give consent. */
 export const STATE_TTL_MS = 15 * 60_000;

@@ -1,6 +1,7 @@
 /** Reading a skill's docs: its metadata and outline, with the execution guidance or one section's content. */
+
+import { DomainError } from '../../errors.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { type Skill, skillSet } from './build.ts';
 import { checkSkillScope, type SkillScope } from './scope.ts';
 import type { ContentBlock, OutlineSection, SkillMetadata } from './types.ts';

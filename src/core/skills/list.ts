@@ -1,7 +1,8 @@
 /** The list and search verbs of skills: pages of SkillMetadata with an opaque, signed cursor. */
+
+import { invalidField } from '../../errors.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { invalidField } from '../errors.ts';
 import { type Skill, skillSet, terms } from './build.ts';
 import { checkSkillScope, type SkillScope } from './scope.ts';
 import type { SkillMetadata } from './types.ts';

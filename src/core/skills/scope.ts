@@ -1,5 +1,5 @@
+import { DomainError } from '../../errors.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { getWorkspace } from '../workspaces/get.ts';
 
 /** The reference's optional `organization_id` / `workspace_id` of every skills route. */

@@ -1,9 +1,9 @@
 /**
  * The static skill about errors: the one error body and every code. The tables are typed by ErrorCode, so a
- * code added to core/errors.ts does not compile until it is documented here; the statuses are checked against
+ * code added to src/errors.ts does not compile until it is documented here; the statuses are checked against
  * the HTTP layer's table by test/http/skills.test.ts (core cannot import it).
  */
-import { ERROR_CODES, type ErrorCode } from '../errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../../errors.ts';
 import { heading, json, list, paragraph, type SkillDocument, table, tick } from './types.ts';
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -156,7 +156,7 @@ export function errorsSkill(): SkillDocument {
     summary:
       'The one error body every route answers with, every stable code with its HTTP status, and which errors to retry.',
     tags: ['errors', 'error-codes', 'status', 'retry', 'troubleshooting'],
-    provenance: 'static: bundled with ces (src/core/errors.ts codes)',
+    provenance: 'static: bundled with ces (src/errors.ts codes)',
     warnings: [],
     guidance: [
       heading('Reading an error', 2),

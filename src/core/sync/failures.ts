@@ -12,7 +12,7 @@
  * Retrying a refusal with backoff kept the entity in its first pass for the whole backoff (75 s), and with it
  * every caller waiting on it.
  */
-import { isDomainError } from '../errors.ts';
+import { isDomainError } from '../../errors.ts';
 
 export type FailureKind = 'rate_limited' | 'refused' | 'transient';
 

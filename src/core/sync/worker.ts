@@ -20,6 +20,7 @@ import type { DefinitionRegistry } from '../../connectors/registry.ts';
 import { type ConnectorRuntime, type ExecuteOutput, recordTexts } from '../../connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { columnValue, definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
+import { isDomainError } from '../../errors.ts';
 import type { Vault } from '../../security/vault.ts';
 import type {
   EncodedRecords,
@@ -32,7 +33,6 @@ import type {
 } from '../../store/port.ts';
 import { openConnectorCall } from '../connectors/credential-store.ts';
 import type { ContextStoreObserver, SyncOutcome } from '../context-store-observer.ts';
-import { isDomainError } from '../errors.ts';
 import { retryPlan } from './failures.ts';
 import { type ListEntity, resolvePartitions } from './partitions.ts';
 

@@ -11,11 +11,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { connectorSpecification } from '../../connectors/catalog.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { definitionLayouts } from '../../context-store/layout.ts';
+import { DomainError } from '../../errors.ts';
 import type { SourceTemplate, SourceTemplateMode } from '../../store/port.ts';
 import { validateReplicationConfig } from '../connectors/replication-config.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow, requireApplicationToken } from '../context.ts';
-import { DomainError } from '../errors.ts';
 
 /** A template as the API shows it: an organization's own, or a connector type's implicit default. */
 export interface TemplateView {

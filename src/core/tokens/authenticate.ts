@@ -1,6 +1,6 @@
+import { DomainError } from '../../errors.ts';
 import type { TokenClaims } from '../../security/tokens.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { cachedReads } from '../read-cache.ts';
 
 /**

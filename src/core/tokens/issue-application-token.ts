@@ -1,6 +1,6 @@
+import { DomainError } from '../../errors.ts';
 import { hashClientSecret, verifyClientSecret } from '../../security/client-secrets.ts';
 import type { CoreDeps } from '../context.ts';
-import { DomainError } from '../errors.ts';
 
 export interface ApplicationTokenInput {
   client_id: string;

@@ -1,6 +1,6 @@
+import { DomainError } from '../../errors.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow, requireApplicationToken } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { ensureWorkspace } from '../workspaces/ensure.ts';
 
 /** As the reference service does, minting a scoped token creates its workspace when it does not exist yet. */

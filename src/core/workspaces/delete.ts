@@ -1,7 +1,7 @@
+import { DomainError } from '../../errors.ts';
 import { dropContextStore } from '../connectors/context-store.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow, requireApplicationToken } from '../context.ts';
-import { DomainError } from '../errors.ts';
 import { DEFAULT_WORKSPACE } from './ensure.ts';
 import { workspaceNotFound } from './get.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { isDomainError } from '../../errors.ts';
 import type { Store, Workspace } from '../../store/port.ts';
-import { isDomainError } from '../errors.ts';
 import { assertUnderQuota } from '../quotas.ts';
 
 export const DEFAULT_WORKSPACE = 'default';

@@ -1,7 +1,7 @@
+import { DomainError } from '../../errors.ts';
 import type { Workspace } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
-import { DomainError } from '../errors.ts';
 
 export const workspaceNotFound = (what: string) =>
   new DomainError('WORKSPACE_NOT_FOUND', `Workspace ${what} not found.`);

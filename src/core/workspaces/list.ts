@@ -1,8 +1,8 @@
+import { invalidField } from '../../errors.ts';
 import { signValue, verifyValue } from '../../security/signed.ts';
 import type { WorkspaceStatus } from '../../store/port.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { requireApplicationToken } from '../context.ts';
-import { invalidField } from '../errors.ts';
 
 export interface ListWorkspacesInput {
   name_contains?: string;

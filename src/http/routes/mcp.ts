@@ -3,7 +3,7 @@
 // only its workspace. Protocol-level problems inside a valid request are JSON-RPC errors, as MCP requires.
 import { Type } from 'typebox';
 import type { App, AppDeps } from '../../app.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import { ctxOf } from '../auth.ts';
 import { withErrors } from '../schemas.ts';
 import { publicBase } from './oauth/consent.ts';

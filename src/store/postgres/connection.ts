@@ -3,7 +3,7 @@
  * hands back 64-bit integers (counts, row ids) as numbers and JSONB as its text, as the SQLite adapter does.
  */
 import pg from 'pg';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 
 export interface PostgresTarget {
   /** postgres://user:password@host:port/database (any libpq-style URL pg accepts) */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 import type { SharedConcurrencySlots, SharedRateBuckets } from '../port.ts';
 
 /** How long a caller waits for a lock another process holds before giving up. */

@@ -3,7 +3,7 @@
  * request at a time, in the order they were sent.
  */
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { isDomainError } from '../../core/errors.ts';
+import { isDomainError } from '../../errors.ts';
 import { openSqliteFile } from './connection.ts';
 import { CHECKPOINTED_AFTER, WRITE_OPS, type WriterReply, type WriterRequest } from './context-writer.ts';
 import { ContextStoreWrites, type PageWrite } from './context-writes.ts';

@@ -11,7 +11,7 @@
 import { type MessagePort, Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { DomainError, type ErrorCode } from '../../core/errors.ts';
+import { DomainError, type ErrorCode } from '../../errors.ts';
 import type { Database } from '../schema.ts';
 import { ContextStoreWrites } from './context-writes.ts';
 import type { WriteGate } from './write-gate.ts';

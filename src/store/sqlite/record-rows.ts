@@ -6,7 +6,7 @@
  */
 import { elementTexts } from '../../connectors/runtime/json-slice.ts';
 import { columnValue, type EntityLayout, recordKey } from '../../context-store/layout.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../errors.ts';
 
 /** Where a field's value sits in a row. */
 const FIRST_FIELD = 5;

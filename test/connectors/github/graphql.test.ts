@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import type { ConnectorRuntime, ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
-import type { DomainError } from '../../../src/core/errors.ts';
+import type { DomainError } from '../../../src/errors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { allPages, closeChecked, runtimeFor } from '../../helpers/fake-runtime.ts';
 import { startHarness } from '../../helpers/harness.ts';

@@ -17,7 +17,7 @@ import {
   refreshSettings,
   tokenTarget,
 } from '../../../src/connectors/runtime/oauth2.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 import {
   GONG_FAKE_ACCESS_KEY,

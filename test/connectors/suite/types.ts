@@ -1,7 +1,7 @@
 // The shape of a connector's cases for the definition-driven suite (definition-suite.test.ts): per declared
 // `entity.action`, the params of one successful call and of one call the provider refuses. Everything else
 // (is it a collection, does it page, is it a download) the suite reads from the definition itself.
-import type { ErrorCode } from '../../../src/core/errors.ts';
+import type { ErrorCode } from '../../../src/errors.ts';
 import type { RecordedRequest } from '../../fakes/shared/server.ts';
 import type { Harness } from '../../helpers/harness.ts';
 import type { HostedTypeException } from './hosted-exceptions.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
-import type { DomainError } from '../../../src/core/errors.ts';
+import type { DomainError } from '../../../src/errors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../../helpers/fake-runtime.ts';
 import {

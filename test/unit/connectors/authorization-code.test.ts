@@ -18,7 +18,7 @@ import {
 } from '../../../src/connectors/runtime/authorization-code.ts';
 import { refreshSettings, type TokenTarget } from '../../../src/connectors/runtime/oauth2.ts';
 import type { ConnectorDefinition, CredentialOption } from '../../../src/connectors/schema.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { json, loadErrors, runtime, startServer } from './helpers.ts';
 
 const YAML = `

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolveCredentials } from '../../../src/connectors/credentials.ts';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { acme } from './helpers.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;

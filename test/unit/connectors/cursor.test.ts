@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CursorCodec, type NextRequest } from '../../../src/connectors/runtime/cursor.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import {
   cursorBytes,
   cursorPlaintext,

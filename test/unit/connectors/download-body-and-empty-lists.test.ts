@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { json, runtime, startServer } from './helpers.ts';
 
 const yaml = (entities: string) => `

@@ -10,7 +10,7 @@ import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
 import { resolveAction, validateParams } from '../../../src/connectors/runtime/params.ts';
 import { buildRequest, resolveBaseUrl } from '../../../src/connectors/runtime/request.ts';
 import type { Pagination } from '../../../src/connectors/schema.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { ACME_YAML, loadErrors } from './helpers.ts';
 
 const zendesk = DefinitionRegistry.default().bySlug('zendesk-support')!;

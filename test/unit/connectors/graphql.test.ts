@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { json, runtime, startServer } from './helpers.ts';
 

@@ -11,7 +11,7 @@ import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { transportError } from '../../../src/connectors/runtime/http.ts';
 import { assertHeaderParam, resolveAction, validateParams } from '../../../src/connectors/runtime/params.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { ACME_CONFIG, ACME_YAML, acme, json, runtime, startServer } from './helpers.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;

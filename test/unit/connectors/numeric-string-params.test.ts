@@ -7,7 +7,7 @@ import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { resolveAction, validateParams } from '../../../src/connectors/runtime/params.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { json, runtime, startServer } from './helpers.ts';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

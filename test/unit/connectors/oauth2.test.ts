@@ -16,7 +16,7 @@ import {
   tokenResponse,
   tokenTarget,
 } from '../../../src/connectors/runtime/oauth2.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { OAUTH_DEMO_YAML, oauthDemoDefinition } from '../../helpers/oauth.ts';
 import { json, loadErrors, runtime, type SeenRequest, startServer } from './helpers.ts';
 

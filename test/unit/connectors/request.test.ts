@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { applyAuth, buildRequest, resolveBaseUrl } from '../../../src/connectors/runtime/request.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { acme } from './helpers.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;

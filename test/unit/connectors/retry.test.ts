@@ -9,7 +9,7 @@ import {
   retryWait,
   withRetry,
 } from '../../../src/connectors/runtime/retry.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 
 const policy = { max_attempts: 4, initial_delay_ms: 100, max_delay_ms: 1000, max_retry_after_ms: 5000 };

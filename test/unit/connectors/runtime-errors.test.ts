@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { ACME_CONFIG, ACME_KEY, acme, json, runtime, startServer } from './helpers.ts';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

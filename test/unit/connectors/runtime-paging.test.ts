@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { cursorPlaintext } from '../../helpers/cursors.ts';
 import { ACME_CONFIG, ACME_KEY, acme, CURSOR_KEY, json, runtime, startServer } from './helpers.ts';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BufferBudget } from '../../../src/connectors/runtime/buffer-budget.ts';
 import { UpstreamHttp, type UpstreamRequest } from '../../../src/connectors/runtime/http.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 
 const BIG = Buffer.alloc(3 * 1024 * 1024, 'abcdefghij');
 

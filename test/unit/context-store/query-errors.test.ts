@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { compileSearch, SEARCH_LIMITS } from '../../../src/context-store/query.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';
 import { C1, ids, layout, openIndex, type Query, range } from './fixture.ts';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { validateReplicationConfig } from '../../../src/core/connectors/replication-config.ts';
-import { DomainError } from '../../../src/core/errors.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../../src/core/json-depth.ts';
+import { DomainError } from '../../../src/errors.ts';
 import { jsonTextProblem } from '../../../src/http/json-body.ts';
 
 const nested = (levels: number): unknown => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { DomainError } from '../../../src/core/errors.ts';
 import { type EndUser, RequestRates } from '../../../src/core/request-rates.ts';
+import type { DomainError } from '../../../src/errors.ts';
 
 const limits = (organization: number, endUser = 0, workspaceEndUsers = 0) => ({
   organization,

@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { transportError } from '../../../src/connectors/runtime/http.ts';
 import { classifyResponse, upstreamError } from '../../../src/connectors/runtime/upstream-errors.ts';
-import { DomainError } from '../../../src/core/errors.ts';
 import { failureKind, MAX_ATTEMPTS, retryPlan } from '../../../src/core/sync/failures.ts';
+import { DomainError } from '../../../src/errors.ts';
 
 const github = DefinitionRegistry.default().bySlug('github');
 assert.ok(github);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Kysely, SqliteDialect } from 'kysely';
 import { compileSearch } from '../../../src/context-store/query.ts';
-import { DomainError } from '../../../src/core/errors.ts';
+import { DomainError } from '../../../src/errors.ts';
 import type { Database } from '../../../src/store/schema.ts';
 import { SearchBudgetExceeded, withinSearchBudget } from '../../../src/store/sqlite/search-budget.ts';
 import { sqliteSearchDialect } from '../../../src/store/sqlite/search-dialect.ts';

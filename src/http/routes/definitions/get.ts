@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { catalogDetail } from '../../../connectors/catalog.ts';
 import type { CoreDeps } from '../../../core/context.ts';
-import { DomainError } from '../../../core/errors.ts';
+import { DomainError } from '../../../errors.ts';
 import { IdParams, withErrors } from '../../schemas.ts';
 
 export function register(app: App, deps: CoreDeps) {

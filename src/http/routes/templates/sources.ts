@@ -3,7 +3,6 @@
 import { type Static, Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
-import { DomainError } from '../../../core/errors.ts';
 import {
   createTemplate,
   deleteTemplate,
@@ -14,6 +13,7 @@ import {
   presentTemplateSummary,
   updateTemplate,
 } from '../../../core/templates/source-templates.ts';
+import { DomainError } from '../../../errors.ts';
 import { ctxOf } from '../../auth.ts';
 import {
   IdParams,
