@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
-import type { CoreDeps } from './core/context.ts';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import type { App, AppDeps } from './http/app-types.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { installIgnoredMembers } from './http/ignored-members.ts';
@@ -21,33 +21,6 @@ import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBodySchema } from './http/schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { lazyChildLogger, requestLogger } from './logger.ts';
-import type { Metrics } from './metrics/index.ts';
-
-export interface AppDeps extends CoreDeps {
-  logger: FastifyBaseLogger;
-  bodyLimitBytes: number;
-  /** Whose X-Forwarded-For to believe (config CES_TRUST_PROXY); false: the socket's peer is the client. */
-  trustProxy: boolean | string[];
-  /** Readiness: resolves when the store answers. */
-  ready: () => Promise<void>;
-  /**
-   * How browsers and providers reach this server (CES_PUBLIC_URL), for URLs ces hands out: the consent flow's
-   * callback, the connect page. Unset: the scheme and host of the request being answered.
-   */
-  publicUrl?: string | null;
-  /** CES_METRICS: this process's metrics, served at GET /metrics; absent or null: no metrics, no route. */
-  metrics?: Metrics | null;
-  /** CES_METRICS_TOKEN: the bearer token GET /metrics then needs; null: none. */
-  metricsToken?: string | null;
-}
-
-export type App = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 /** Where the interactive API reference is served; its routes are public, like the OpenAPI document. */
 const DOCS_PREFIX = '/docs';

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { AppDeps } from './app.ts';
 import type { Config } from './config/index.ts';
 import { DefinitionRegistry } from './connectors/registry.ts';
 import { ConnectorRuntime } from './connectors/runtime/executor.ts';
@@ -8,6 +7,8 @@ import { loadServerSecrets } from './core/admin/server-secrets.ts';
 import { RequestRates } from './core/request-rates.ts';
 import { SyncWorker } from './core/sync/worker.ts';
 import { TokenAttemptLimiter } from './core/tokens/attempt-limiter.ts';
+import type { AppDeps } from './http/app-types.ts';
+import { TRANSPORT_ERRORS } from './http/errors.ts';
 import type { Metrics } from './metrics/index.ts';
 import { type Keyring, loadKeyring } from './security/keyring.ts';
 import { TokenService } from './security/tokens.ts';
@@ -124,6 +125,7 @@ export async function buildDeps(
       metrics,
       metricsToken: config.metrics.token,
       contextStoreObserver: metrics?.contextStore,
+      transportErrors: TRANSPORT_ERRORS,
       quotas: {
         workspacesPerOrganization: config.limits.workspacesPerOrganization,
         connectorsPerOrganization: config.limits.connectorsPerOrganization,

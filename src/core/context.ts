@@ -7,6 +7,7 @@ import type { OpenStateCaps, Store } from '../store/port.ts';
 import type { ServerSecrets } from './admin/server-secrets.ts';
 import type { ContextStoreObserver } from './context-store-observer.ts';
 import type { RequestRates } from './request-rates.ts';
+import type { TransportErrorDocs } from './skills/static-errors.ts';
 import type { TokenAttemptLimiter } from './tokens/attempt-limiter.ts';
 
 /** Count limits per organization; 0 turns one off. */
@@ -37,6 +38,11 @@ export interface CoreDeps {
    * download links.
    */
   requestRates: RequestRates;
+  /**
+   * The codes the HTTP transport answers with before any verb runs (src/http/errors.ts), for the errors skill:
+   * core documents every code on the wire but never imports http, so the composition root hands them over.
+   */
+  transportErrors: TransportErrorDocs;
   /** Told of every Context Store search (metrics); absent: no one. */
   contextStoreObserver?: ContextStoreObserver | undefined;
 }

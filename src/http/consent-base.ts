@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.ts';
 import { DomainError } from '../errors.ts';
+import type { AppDeps } from './app-types.ts';
 
 /** 127.0.0.0/8 and ::1, also as the IPv4-mapped addresses a dual-stack socket reports (::ffff:127.0.0.1). */
 function loopbackLiteral(address: string | undefined): string | undefined {

@@ -1,78 +1,69 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode, type ErrorDetail } from '../errors.ts';
+import { DomainError, ERROR_CODES, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../errors.ts';
 
-/** The one code -> HTTP status table. */
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  VALIDATION_ERROR: 422,
-  INVALID_JSON: 400,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  PAYLOAD_TOO_LARGE: 413,
-  ORGANIZATION_REQUIRED: 400,
-  BAD_REQUEST: 400,
-  URI_TOO_LONG: 414,
-  HEADERS_TOO_LARGE: 431,
+/**
+ * The codes only the HTTP transport answers with (its hooks, parsers and error handler; no verb throws them),
+ * with their status and, for the errors skill, what they mean. Core documents them without importing http:
+ * the composition root hands this table to it (CoreDeps.transportErrors).
+ */
+export const TRANSPORT_ERRORS = {
+  INVALID_JSON: { status: 400, meaning: 'The body is not valid JSON (or is empty). Fix the body.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'Send Content-Type: application/json.' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the server accepts.' },
+  URI_TOO_LONG: {
+    status: 414,
+    meaning: 'The URL is over 4,096 characters or a path segment over 200.',
+  },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'The headers are over 16 KiB.' },
   // The request's headers or body did not arrive within the server's timeouts (a slow or stalled client).
-  REQUEST_TIMEOUT: 408,
+  REQUEST_TIMEOUT: {
+    status: 408,
+    meaning: 'The request did not arrive in time; send it again.',
+    retryable: true,
+  },
   // An Expect header other than 100-continue.
-  EXPECTATION_FAILED: 417,
-  UNAUTHENTICATED: 401,
-  INVALID_CLIENT_CREDENTIALS: 401,
-  FORBIDDEN: 403,
-  WORKSPACE_SCOPE_VIOLATION: 403,
-  WORKSPACE_INACTIVE: 403,
-  // Too many requests (per organization, or failed token attempts per client id / address): Retry-After.
-  RATE_LIMITED: 429,
-  // A count limit of the organization (workspaces, connectors): waiting does not help, deleting or an
-  // operator raising the limit does, so it is not a 429.
-  QUOTA_EXCEEDED: 403,
-  // This process is out of a shared resource (buffered upstream bytes, search readers for every organization):
-  // Retry-After.
-  SERVER_BUSY: 503,
-  NOT_FOUND: 404,
-  WORKSPACE_NOT_FOUND: 404,
-  CONNECTOR_NOT_FOUND: 404,
-  DEFINITION_NOT_FOUND: 404,
-  SOURCE_TEMPLATE_NOT_FOUND: 404,
-  CONFLICT: 409,
-  OAUTH_STATE_INVALID: 400,
-  // Not the caller's fault, but nothing it may send changes it: only the operator setting CES_PUBLIC_URL does.
-  PUBLIC_URL_REQUIRED: 403,
-  INVALID_CREDENTIALS: 422,
-  UNKNOWN_ENTITY: 422,
-  UNKNOWN_ACTION: 422,
-  INVALID_PARAMS: 422,
-  INVALID_QUERY: 422,
-  CONTEXT_STORE_NOT_READY: 409,
-  // The search ran past its time budget and was stopped; a narrower filter helps.
-  SEARCH_TIMEOUT: 503,
-  // The organization's searches waiting already fill its share of the search readers for as long as a search
-  // may wait: its own doing, so a 429 with Retry-After (SERVER_BUSY is the whole process being overloaded).
-  SEARCH_QUEUE_FULL: 429,
-  INVALID_CURSOR: 422,
-  // The stored OAuth2 grant was refused; only new credentials from the connector's owner help.
-  CONNECTOR_REAUTH_REQUIRED: 424,
-  // The caller's own token is fine; the *stored* credentials were refused by the provider.
-  UPSTREAM_AUTH_FAILED: 424,
-  UPSTREAM_FORBIDDEN: 424,
-  UPSTREAM_NOT_FOUND: 404,
-  UPSTREAM_RATE_LIMITED: 429,
-  // The connector's concurrency slots stayed full for the whole queue budget (ces's own limit, not the provider's).
-  UPSTREAM_BUSY: 503,
-  UPSTREAM_RESPONSE_TOO_LARGE: 502,
-  UPSTREAM_TIMEOUT: 504,
-  UPSTREAM_UNAVAILABLE: 502,
-  UPSTREAM_BAD_RESPONSE: 502,
-  UPSTREAM_ERROR: 502,
-  EGRESS_DENIED: 422,
-  METHOD_NOT_ALLOWED: 405,
-  NOT_ACCEPTABLE: 406,
-  ROUTE_NOT_FOUND: 404,
-  INTERNAL_ERROR: 500,
+  EXPECTATION_FAILED: { status: 417, meaning: 'An Expect header other than 100-continue.' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'The route exists but not with this HTTP method.' },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    meaning:
+      'The Accept header does not allow what the route answers (the MCP endpoint needs application/json and text/event-stream).',
+  },
+  ROUTE_NOT_FOUND: { status: 404, meaning: 'No such route.' },
+} as const satisfies Record<string, { status: number; meaning: string; retryable?: true }>;
+
+export type TransportCode = keyof typeof TRANSPORT_ERRORS;
+/** Every code an error body on the wire may carry. */
+export type WireCode = ErrorCode | TransportCode;
+
+export const WIRE_CODES: readonly WireCode[] = [
+  ...ERROR_CODES,
+  ...(Object.keys(TRANSPORT_ERRORS) as TransportCode[]),
+];
+
+/** The code -> HTTP status table: the domain's own (src/errors.ts), extended with the transport's codes. */
+export const STATUS_BY_CODE: Readonly<Record<WireCode, number>> = {
+  ...ERROR_STATUS,
+  ...(Object.fromEntries(Object.entries(TRANSPORT_ERRORS).map(([c, e]) => [c, e.status])) as Record<
+    TransportCode,
+    number
+  >),
 };
+
+/** An error of the HTTP transport itself, raised by its hooks before (or instead of) any verb. */
+export class TransportError extends Error {
+  readonly code: TransportCode;
+
+  constructor(code: TransportCode, message: string) {
+    super(message);
+    this.name = 'TransportError';
+    this.code = code;
+  }
+}
 
 export interface ErrorBody {
   message: string;
-  code: ErrorCode;
+  code: WireCode;
   request_id: string;
   errors: ErrorDetail[];
   [extra: string]: unknown;
@@ -116,7 +107,7 @@ function validationDetails(context: string | undefined, errors: AjvError[]): Err
 }
 
 /** Framework errors that carry these codes are the client's fault and get a stable code of ours. */
-const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+const FASTIFY_CODES: Record<string, { code: WireCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported Content-Type; send application/json.',
@@ -133,7 +124,7 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   },
 };
 
-const CODE_BY_CLIENT_STATUS: Record<number, ErrorCode> = {
+const CODE_BY_CLIENT_STATUS: Record<number, WireCode> = {
   400: 'BAD_REQUEST',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
@@ -150,6 +141,9 @@ const CODE_BY_CLIENT_STATUS: Record<number, ErrorCode> = {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof DomainError) return fromDomainError(reply, err);
+    if (err instanceof TransportError) {
+      return sendError(reply, STATUS_BY_CODE[err.code], { code: err.code, message: err.message, errors: [] });
+    }
     if (err.validation) {
       const errors = validationDetails(err.validationContext, err.validation as AjvError[]);
       const summary = errors

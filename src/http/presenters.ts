@@ -1,7 +1,10 @@
 import type { ConnectorView } from '../core/connectors/context-store.ts';
 import type { CredentialsListing } from '../core/connectors/credentials-list.ts';
 import { presentTemplateDetail, presentTemplateSummary } from '../core/templates/source-templates.ts';
-import type { Workspace } from '../store/port.ts';
+import type { getWorkspace } from '../core/workspaces/get.ts';
+
+/** A workspace as the workspace verbs return it (get, update, list's `data`). */
+type Workspace = Awaited<ReturnType<typeof getWorkspace>>;
 
 /** Reply shapes. Explicit field lists: a new column never reaches a client by accident. */
 export function presentWorkspace(ws: Workspace) {

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode } from '../errors.ts';
-import { STATUS_BY_CODE, sendError } from './errors.ts';
+import { DomainError } from '../errors.ts';
+import { STATUS_BY_CODE, sendError, TransportError, type WireCode } from './errors.ts';
 import { newRequestId } from './request-id.ts';
 
 /** No route takes a long URL (the longest legitimate one carries a 1,000-character cursor). */
@@ -14,7 +14,7 @@ export const MAX_PARAM_LENGTH = 200;
 type ParserError = Error & { code?: string; reason?: unknown; rawPacket?: unknown };
 
 /** Parser errors that are not a plain 400; for the others llhttp's own reason (a fixed text) says what is wrong. */
-const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+const PARSER_ERRORS: Record<string, { code: WireCode; message: string }> = {
   HPE_HEADER_OVERFLOW: { code: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than allowed.' },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: {
     code: 'PAYLOAD_TOO_LARGE',
@@ -23,7 +23,7 @@ const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' },
 };
 
-function describe(err: ParserError): { code: ErrorCode; message: string } {
+function describe(err: ParserError): { code: WireCode; message: string } {
   const known = err.code ? PARSER_ERRORS[err.code] : undefined;
   if (err.code === 'HPE_HEADER_OVERFLOW' && Buffer.isBuffer(err.rawPacket)) {
     // The request line counts against the header limit: when it alone overflows, the URL is what is too long.
@@ -39,7 +39,7 @@ function describe(err: ParserError): { code: ErrorCode; message: string } {
 }
 
 /** The one error body, for requests that never become a Fastify request. */
-function errorPayload(code: ErrorCode, message: string) {
+function errorPayload(code: WireCode, message: string) {
   const id = newRequestId();
   return {
     status: STATUS_BY_CODE[code],
@@ -56,7 +56,7 @@ const headersOf = (p: { id: string; body: string }) => ({
 });
 
 /** A complete response written straight to a socket. */
-function rawResponse(code: ErrorCode, message: string): { status: number; id: string; text: string } {
+function rawResponse(code: WireCode, message: string): { status: number; id: string; text: string } {
   const p = errorPayload(code, message);
   const head = Object.entries(headersOf(p)).map(([k, v]) => `${k}: ${v}`);
   const text = [`HTTP/1.1 ${p.status} ${http.STATUS_CODES[p.status]}`, ...head, '', p.body].join('\r\n');
@@ -143,7 +143,7 @@ export function installRequestGuards(app: FastifyInstance): void {
   // Callback style: an async hook costs a promise and a microtask turn on every request.
   app.addHook('onRequest', (request, _reply, done) => {
     if ((request.raw.url ?? '').length > MAX_URL_LENGTH) {
-      done(new DomainError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters.`));
+      done(new TransportError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters.`));
       return;
     }
     const { httpVersionMajor, httpVersionMinor } = request.raw;

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { WIRE_CODES, type WireCode } from './errors.ts';
 
 /** Shared wire schemas. Names and shapes follow the reference spec (snake_case bodies, camelCase catalog). */
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
@@ -23,7 +24,14 @@ export const ErrorDetailSchema = Type.Object({
 export const ErrorBodySchema = Type.Object(
   {
     message: Type.String(),
-    code: Type.String({ description: 'Stable UPPER_SNAKE error code' }),
+    // A closed enum, so SDKs and agents see every code. The reference's `code` is a free string: this narrows
+    // it on our side only, so clients of the hosted service keep working.
+    code: Type.Unsafe<WireCode>({
+      type: 'string',
+      enum: [...WIRE_CODES],
+      description:
+        'Stable UPPER_SNAKE error code. What each means, its HTTP status and whether to retry: the ces:errors skill (GET /api/v1/skills/docs?id=ces:errors&section=codes).',
+    }),
     request_id: Type.String(),
     errors: Type.Array(ErrorDetailSchema),
     retry_after: Type.Optional(Type.Integer()),

@@ -5,12 +5,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { type App, buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createApplication } from '../../src/core/admin/applications.ts';
 import { type BootstrapCredentials, bootstrapIfEmpty } from '../../src/core/admin/bootstrap.ts';
 import { createOrganization } from '../../src/core/admin/organizations.ts';
 import { buildDeps, type Deps } from '../../src/deps.ts';
+import type { App } from '../../src/http/app-types.ts';
 import { createLogger } from '../../src/logger.ts';
 
 export interface Harness {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import type { App, AppDeps } from '../../src/app.ts';
+import type { App, AppDeps } from '../../src/http/app-types.ts';
 import { registerRoutes } from '../../src/http/routes/index.ts';
 import type { InjectResult } from '../helpers/harness.ts';
 

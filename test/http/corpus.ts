@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before } from 'node:test';
-import { ERROR_CODES, type ErrorCode } from '../../src/errors.ts';
-import { STATUS_BY_CODE } from '../../src/http/errors.ts';
+import { STATUS_BY_CODE, WIRE_CODES, type WireCode } from '../../src/http/errors.ts';
 import { type AnyUpstreamHarness, startWithAnyUpstream } from '../helpers/any-upstream.ts';
 import type { InjectResult } from '../helpers/harness.ts';
 import { assertError } from './assertions.ts';
@@ -140,8 +139,8 @@ export function useCorpus(): Corpus {
     const upstreamShape = res.status === 502 && res.json?.code === 'UPSTREAM_BAD_RESPONSE';
     assert.ok(res.status < 500 || upstreamShape, where);
     if (res.status < 400) return;
-    const code = res.json?.code as ErrorCode;
-    assert.ok(ERROR_CODES.includes(code), `unknown code; ${where}`);
+    const code = res.json?.code as WireCode;
+    assert.ok(WIRE_CODES.includes(code), `unknown code; ${where}`);
     assert.equal(STATUS_BY_CODE[code], res.status, `${code} is not a ${res.status}; ${where}`);
     try {
       assertError(res, res.status, code);

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { ParamDefinition } from '../../src/connectors/schema.ts';
-import { ERROR_CODES, type ErrorCode } from '../../src/errors.ts';
-import { STATUS_BY_CODE } from '../../src/http/errors.ts';
+import { STATUS_BY_CODE, WIRE_CODES, type WireCode } from '../../src/http/errors.ts';
 import { type AnyUpstreamHarness, startWithAnyUpstream } from '../helpers/any-upstream.ts';
 import { assertError } from './assertions.ts';
 
@@ -169,10 +168,10 @@ describe('execute params fuzz (fast-check)', () => {
           seen.ok++;
           return;
         }
-        const code = res.json?.code as ErrorCode;
+        const code = res.json?.code as WireCode;
         seen.rejected++;
         seen.codes.set(code, (seen.codes.get(code) ?? 0) + 1);
-        assert.ok(ERROR_CODES.includes(code), `unknown code; ${where}`);
+        assert.ok(WIRE_CODES.includes(code), `unknown code; ${where}`);
         assert.equal(STATUS_BY_CODE[code], res.status, where);
         assertError(res, res.status, code);
         // The upstream answers `{}` to everything: a list action may find no records in it (a fact about the

@@ -9,8 +9,7 @@ import { actionNames, COLLECTION_ACTIONS, type ConnectorDefinition } from '../..
 import { SEARCH_LIMITS } from '../../src/context-store/query.ts';
 import { FIELD_OPERATORS } from '../../src/core/skills/connector-search.ts';
 import { allSkills, skillMarkdown } from '../../src/core/skills/markdown.ts';
-import { ERROR_CODES } from '../../src/errors.ts';
-import { STATUS_BY_CODE } from '../../src/http/errors.ts';
+import { STATUS_BY_CODE, WIRE_CODES } from '../../src/http/errors.ts';
 import { domainError } from '../helpers/domain-error.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 import { assertMatchesReference } from '../helpers/reference-spec.ts';
@@ -240,7 +239,7 @@ describe('skills', () => {
 
   test('static skills agree with the code they describe', async () => {
     const codes = (await docs('ces:errors', 'codes')).content.find((b) => b.type === 'table')!.rows!;
-    assert.deepEqual(codes.map((r) => r[0]).sort(), [...ERROR_CODES].sort());
+    assert.deepEqual(codes.map((r) => r[0]).sort(), [...WIRE_CODES].sort());
     for (const [code, status] of codes)
       assert.equal(Number(status), STATUS_BY_CODE[code as 'NOT_FOUND'], code);
     const operators = (await docs('ces:search-dsl', 'operators')).content.find((b) => b.type === 'table')!;

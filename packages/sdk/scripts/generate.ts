@@ -3,7 +3,8 @@
 //   src/generated/openapi.ts        the OpenAPI document ces serves at /api/v1/openapi.json, as types
 //                                   (openapi-typescript; it needs TypeScript 5's compiler API, hence the
 //                                   workspace's own typescript 5.9 beside the root's native 7)
-//   src/generated/error-codes.ts    the closed set of error codes (src/errors.ts)
+//   src/generated/error-codes.ts    the closed set of error codes on the wire (src/http/errors.ts WIRE_CODES:
+//                                   the domain's, src/errors.ts, and the HTTP transport's own)
 //   src/generated/search-fields.ts  every connector type's Context Store fields, for the typed search builder
 // Run: npm run sdk:generate (at the root).
 import fs from 'node:fs';
@@ -15,7 +16,7 @@ import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config/index.ts';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { buildDeps } from '../../../src/deps.ts';
-import { ERROR_CODES } from '../../../src/errors.ts';
+import { WIRE_CODES } from '../../../src/http/errors.ts';
 import { createLogger } from '../../../src/logger.ts';
 
 export const SDK_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,9 +45,9 @@ export async function openapiDocument(): Promise<Record<string, unknown>> {
 const key = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : `'${name}'`);
 
 function errorCodes(): string {
-  return `${HEADER}/** Every code ces answers in an error body (src/errors.ts ERROR_CODES). */
+  return `${HEADER}/** Every code ces answers in an error body (src/http/errors.ts WIRE_CODES). */
 export const ERROR_CODES = [
-${ERROR_CODES.map((c) => `  '${c}',`).join('\n')}
+${WIRE_CODES.map((c) => `  '${c}',`).join('\n')}
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

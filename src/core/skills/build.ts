@@ -109,6 +109,9 @@ function finish(doc: SkillDocument, checkedAt: string): Skill {
   };
 }
 
+/** What building the skills reads: the definitions, the clock, and the transport's own error codes. */
+export type SkillDeps = Pick<CoreDeps, 'registry' | 'now' | 'transportErrors'>;
+
 const cache = new WeakMap<DefinitionRegistry, SkillSet>();
 const servedSince = new WeakMap<DefinitionRegistry, string>();
 
@@ -122,7 +125,7 @@ export function noteSkillsServed(deps: Pick<CoreDeps, 'registry' | 'now'>): void
 }
 
 /** The skill set of `deps.registry`, built on first use and kept (definitions never change while running). */
-export function skillSet(deps: Pick<CoreDeps, 'registry' | 'now'>): SkillSet {
+export function skillSet(deps: SkillDeps): SkillSet {
   const cached = cache.get(deps.registry);
   if (cached) return cached;
   const checkedAt = servedSince.get(deps.registry) ?? deps.now().toISOString();
@@ -130,7 +133,7 @@ export function skillSet(deps: Pick<CoreDeps, 'registry' | 'now'>): SkillSet {
     authenticationSkill(),
     pagingSkill(),
     searchDslSkill(),
-    errorsSkill(),
+    errorsSkill(deps.transportErrors),
     // The registry keeps its definitions sorted by name.
     ...deps.registry.all().map(connectorSkill),
   ];

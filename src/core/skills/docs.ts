@@ -13,7 +13,7 @@ export interface SkillDocs {
   content: ContentBlock[];
 }
 
-export function findSkill(deps: Pick<CoreDeps, 'registry' | 'now'>, id: string): Skill {
+export function findSkill(deps: Pick<CoreDeps, 'registry' | 'now' | 'transportErrors'>, id: string): Skill {
   const skill = skillSet(deps).byId.get(id.toLowerCase());
   if (!skill) {
     throw new DomainError('NOT_FOUND', `Skill ${id} not found; GET /api/v1/skills lists them.`, {
@@ -24,7 +24,11 @@ export function findSkill(deps: Pick<CoreDeps, 'registry' | 'now'>, id: string):
 }
 
 /** The docs without a transport: what the HTTP route and the markdown rendering both answer. */
-export function skillDocs(deps: Pick<CoreDeps, 'registry' | 'now'>, id: string, section?: string): SkillDocs {
+export function skillDocs(
+  deps: Pick<CoreDeps, 'registry' | 'now' | 'transportErrors'>,
+  id: string,
+  section?: string,
+): SkillDocs {
   const skill = findSkill(deps, id);
   const base = { metadata: skill.metadata, outline: skill.outline };
   if (section === undefined) return { ...base, section_id: null, content: skill.document.guidance };
@@ -49,7 +53,7 @@ export function skillDocs(deps: Pick<CoreDeps, 'registry' | 'now'>, id: string, 
 }
 
 export async function readSkillDocs(
-  deps: Pick<CoreDeps, 'registry' | 'now' | 'store'>,
+  deps: Pick<CoreDeps, 'registry' | 'now' | 'transportErrors' | 'store'>,
   ctx: RequestContext,
   input: SkillScope & { id: string; section?: string | undefined },
 ): Promise<SkillDocs> {

@@ -19,7 +19,7 @@ export interface SkillPage {
   next_cursor: string | null;
 }
 
-type Deps = Pick<CoreDeps, 'registry' | 'now' | 'store' | 'secrets'>;
+type Deps = Pick<CoreDeps, 'registry' | 'now' | 'transportErrors' | 'store' | 'secrets'>;
 
 /**
  * Offsets into a list that is fixed for the life of the process. The cursor is signed so a client cannot

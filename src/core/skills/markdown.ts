@@ -7,7 +7,7 @@ import { skillSet } from './build.ts';
 import { findSkill, skillDocs } from './docs.ts';
 import type { ContentBlock, OutlineSection, SkillMetadata } from './types.ts';
 
-type Deps = Pick<CoreDeps, 'registry' | 'now'>;
+type Deps = Pick<CoreDeps, 'registry' | 'now' | 'transportErrors'>;
 
 /** Every skill's metadata, in list order (static first, then connector skills by name). */
 export function allSkills(deps: Deps): SkillMetadata[] {

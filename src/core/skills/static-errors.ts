@@ -1,79 +1,28 @@
 /**
- * The static skill about errors: the one error body and every code. The tables are typed by ErrorCode, so a
- * code added to src/errors.ts does not compile until it is documented here; the statuses are checked against
- * the HTTP layer's table by test/http/skills.test.ts (core cannot import it).
+ * The static skill about errors: the one error body and every code. MEANING is typed by ErrorCode, so a code
+ * added to src/errors.ts does not compile until it is documented here; the statuses are read from the one table
+ * (src/errors.ts ERROR_STATUS), and the transport's own codes come documented by the transport (see
+ * TransportErrorDocs).
  */
-import { ERROR_CODES, type ErrorCode } from '../../errors.ts';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../errors.ts';
 import { heading, json, list, paragraph, type SkillDocument, table, tick } from './types.ts';
 
-export const ERROR_STATUS: Record<ErrorCode, number> = {
-  VALIDATION_ERROR: 422,
-  INVALID_JSON: 400,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  PAYLOAD_TOO_LARGE: 413,
-  ORGANIZATION_REQUIRED: 400,
-  BAD_REQUEST: 400,
-  URI_TOO_LONG: 414,
-  HEADERS_TOO_LARGE: 431,
-  REQUEST_TIMEOUT: 408,
-  EXPECTATION_FAILED: 417,
-  UNAUTHENTICATED: 401,
-  INVALID_CLIENT_CREDENTIALS: 401,
-  FORBIDDEN: 403,
-  WORKSPACE_SCOPE_VIOLATION: 403,
-  WORKSPACE_INACTIVE: 403,
-  RATE_LIMITED: 429,
-  QUOTA_EXCEEDED: 403,
-  SERVER_BUSY: 503,
-  NOT_FOUND: 404,
-  WORKSPACE_NOT_FOUND: 404,
-  CONNECTOR_NOT_FOUND: 404,
-  DEFINITION_NOT_FOUND: 404,
-  SOURCE_TEMPLATE_NOT_FOUND: 404,
-  CONFLICT: 409,
-  OAUTH_STATE_INVALID: 400,
-  PUBLIC_URL_REQUIRED: 403,
-  INVALID_CREDENTIALS: 422,
-  UNKNOWN_ENTITY: 422,
-  UNKNOWN_ACTION: 422,
-  INVALID_PARAMS: 422,
-  INVALID_CURSOR: 422,
-  CONNECTOR_REAUTH_REQUIRED: 424,
-  INVALID_QUERY: 422,
-  CONTEXT_STORE_NOT_READY: 409,
-  SEARCH_TIMEOUT: 503,
-  SEARCH_QUEUE_FULL: 429,
-  UPSTREAM_AUTH_FAILED: 424,
-  UPSTREAM_FORBIDDEN: 424,
-  UPSTREAM_NOT_FOUND: 404,
-  UPSTREAM_RATE_LIMITED: 429,
-  UPSTREAM_BUSY: 503,
-  UPSTREAM_RESPONSE_TOO_LARGE: 502,
-  UPSTREAM_TIMEOUT: 504,
-  UPSTREAM_UNAVAILABLE: 502,
-  UPSTREAM_BAD_RESPONSE: 502,
-  UPSTREAM_ERROR: 502,
-  EGRESS_DENIED: 422,
-  METHOD_NOT_ALLOWED: 405,
-  NOT_ACCEPTABLE: 406,
-  ROUTE_NOT_FOUND: 404,
-  INTERNAL_ERROR: 500,
-};
+/**
+ * The codes a transport answers with before any verb runs, with their status and meaning as that transport
+ * documents them (HTTP's: src/http/errors.ts TRANSPORT_ERRORS, given to core by the composition root: core
+ * never imports http).
+ */
+export type TransportErrorDocs = Readonly<
+  Record<string, { readonly status: number; readonly meaning: string; readonly retryable?: boolean }>
+>;
 
 /** What each code means for the caller, and what to do about it. */
 const MEANING: Record<ErrorCode, string> = {
   VALIDATION_ERROR:
     'The request does not match the route’s schema; errors[] names each field. Fix the request.',
-  INVALID_JSON: 'The body is not valid JSON (or is empty). Fix the body.',
-  UNSUPPORTED_MEDIA_TYPE: 'Send Content-Type: application/json.',
-  PAYLOAD_TOO_LARGE: 'The body is larger than the server accepts.',
   ORGANIZATION_REQUIRED:
     'The application belongs to several organizations: send X-Organization-Id with the token request.',
   BAD_REQUEST: 'Malformed HTTP (a bad Content-Length, percent-encoding, a missing Host).',
-  URI_TOO_LONG: 'The URL is over 4,096 characters or a path segment over 200.',
-  HEADERS_TOO_LARGE: 'The headers are over 16 KiB.',
-  REQUEST_TIMEOUT: 'The request did not arrive in time; send it again.',
-  EXPECTATION_FAILED: 'An Expect header other than 100-continue.',
   UNAUTHENTICATED: 'Missing, invalid, expired or revoked token: get a new one (ces:authentication).',
   INVALID_CLIENT_CREDENTIALS: 'Wrong client_id or client_secret at the token endpoint.',
   FORBIDDEN: 'The token may not do this (a scoped token doing organization-level administration).',
@@ -129,10 +78,6 @@ const MEANING: Record<ErrorCode, string> = {
   UPSTREAM_BAD_RESPONSE: 'The provider answered something that is not what its API documents.',
   UPSTREAM_ERROR: 'The provider refused the request; its allowlisted error body is under upstream.',
   EGRESS_DENIED: 'The provider URL resolves to an address this server may not call (private, loopback…).',
-  METHOD_NOT_ALLOWED: 'The route exists but not with this HTTP method.',
-  NOT_ACCEPTABLE:
-    'The Accept header does not allow what the route answers (the MCP endpoint needs application/json and text/event-stream).',
-  ROUTE_NOT_FOUND: 'No such route.',
   INTERNAL_ERROR: 'A fault of this service; never carries internal details. Quote the request_id.',
 };
 
@@ -144,11 +89,20 @@ const RETRYABLE: ErrorCode[] = [
   'UPSTREAM_BUSY',
   'UPSTREAM_TIMEOUT',
   'UPSTREAM_UNAVAILABLE',
-  'REQUEST_TIMEOUT',
 ];
 
-export function errorsSkill(): SkillDocument {
-  const byStatus = [...ERROR_CODES].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
+export function errorsSkill(transport: TransportErrorDocs): SkillDocument {
+  const codes: Array<{ code: string; status: number; meaning: string }> = [
+    ...ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code], meaning: MEANING[code] })),
+    ...Object.entries(transport).map(([code, doc]) => ({ code, status: doc.status, meaning: doc.meaning })),
+  ];
+  const byStatus = [...codes].sort((a, b) => a.status - b.status);
+  const retryable = [
+    ...RETRYABLE.map((c) => `${c} (${ERROR_STATUS[c]})`),
+    ...Object.entries(transport)
+      .filter(([, doc]) => doc.retryable)
+      .map(([c, doc]) => `${c} (${doc.status})`),
+  ];
   return {
     id: 'ces:errors',
     kind: 'static',
@@ -156,7 +110,7 @@ export function errorsSkill(): SkillDocument {
     summary:
       'The one error body every route answers with, every stable code with its HTTP status, and which errors to retry.',
     tags: ['errors', 'error-codes', 'status', 'retry', 'troubleshooting'],
-    provenance: 'static: bundled with ces (src/errors.ts codes)',
+    provenance: 'static: bundled with ces (src/errors.ts and src/http/errors.ts codes)',
     warnings: [],
     guidance: [
       heading('Reading an error', 2),
@@ -190,11 +144,11 @@ export function errorsSkill(): SkillDocument {
       {
         id: 'codes',
         title: 'Codes',
-        summary: `All ${ERROR_CODES.length} codes with their HTTP status and what to do.`,
+        summary: `All ${codes.length} codes with their HTTP status and what to do.`,
         content: [
           table(
             ['Code', 'Status', 'Meaning and what to do'],
-            byStatus.map((c) => [c, String(ERROR_STATUS[c]), MEANING[c]]),
+            byStatus.map((c) => [c.code, String(c.status), c.meaning]),
           ),
         ],
       },
@@ -204,7 +158,7 @@ export function errorsSkill(): SkillDocument {
         summary: 'Transient errors worth repeating, and the ones that need a change first.',
         content: [
           paragraph('Worth repeating unchanged, after retry_after / Retry-After when given:'),
-          list(RETRYABLE.map((c) => `${c} (${ERROR_STATUS[c]})`)),
+          list(retryable),
           paragraph(
             'ces already retried idempotent upstream calls with backoff before answering UPSTREAM_* errors; a write (create, update) is repeated by ces only where the provider makes it safe. Everything else needs a changed request, new credentials, or a reactivated workspace first.',
           ),

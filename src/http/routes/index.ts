@@ -1,4 +1,4 @@
-import type { App, AppDeps } from '../../app.ts';
+import type { App, AppDeps } from '../app-types.ts';
 import * as scopedToken from './account/scoped-token.ts';
 import * as scopedTokenInfo from './account/scoped-token-info.ts';
 import * as token from './account/token.ts';

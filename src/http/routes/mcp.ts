@@ -2,9 +2,9 @@
 // its answer as JSON). Authenticated like every API route: an application token, or a scoped token that sees
 // only its workspace. Protocol-level problems inside a valid request are JSON-RPC errors, as MCP requires.
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../../app.ts';
-import { DomainError } from '../../errors.ts';
+import type { App, AppDeps } from '../app-types.ts';
 import { ctxOf } from '../auth.ts';
+import { TransportError } from '../errors.ts';
 import { withErrors } from '../schemas.ts';
 import { publicBase } from './oauth/consent.ts';
 
@@ -53,7 +53,7 @@ export function register(app: App, deps: AppDeps) {
     async (request, reply) => {
       const accept = String(request.headers.accept ?? '');
       if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-        throw new DomainError(
+        throw new TransportError(
           'NOT_ACCEPTABLE',
           'An MCP client sends Accept: application/json, text/event-stream (Streamable HTTP).',
         );

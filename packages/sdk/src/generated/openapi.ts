@@ -5907,8 +5907,11 @@ export interface components {
     schemas: {
         ApiErrorResponse: {
             message: string;
-            /** @description Stable UPPER_SNAKE error code */
-            code: string;
+            /**
+             * @description Stable UPPER_SNAKE error code. What each means, its HTTP status and whether to retry: the ces:errors skill (GET /api/v1/skills/docs?id=ces:errors&section=codes).
+             * @enum {string}
+             */
+            code: "VALIDATION_ERROR" | "ORGANIZATION_REQUIRED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "INVALID_CLIENT_CREDENTIALS" | "FORBIDDEN" | "WORKSPACE_SCOPE_VIOLATION" | "WORKSPACE_INACTIVE" | "RATE_LIMITED" | "QUOTA_EXCEEDED" | "SERVER_BUSY" | "NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "CONNECTOR_NOT_FOUND" | "DEFINITION_NOT_FOUND" | "SOURCE_TEMPLATE_NOT_FOUND" | "CONFLICT" | "OAUTH_STATE_INVALID" | "PUBLIC_URL_REQUIRED" | "INVALID_CREDENTIALS" | "UNKNOWN_ENTITY" | "UNKNOWN_ACTION" | "INVALID_PARAMS" | "INVALID_CURSOR" | "CONNECTOR_REAUTH_REQUIRED" | "INVALID_QUERY" | "CONTEXT_STORE_NOT_READY" | "SEARCH_TIMEOUT" | "SEARCH_QUEUE_FULL" | "UPSTREAM_AUTH_FAILED" | "UPSTREAM_FORBIDDEN" | "UPSTREAM_NOT_FOUND" | "UPSTREAM_RATE_LIMITED" | "UPSTREAM_BUSY" | "UPSTREAM_RESPONSE_TOO_LARGE" | "UPSTREAM_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "UPSTREAM_BAD_RESPONSE" | "UPSTREAM_ERROR" | "EGRESS_DENIED" | "INTERNAL_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "ROUTE_NOT_FOUND";
             request_id: string;
             errors: {
                 field: string | null;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { issueApplicationToken } from '../../../core/tokens/issue-application-token.ts';
+import type { App } from '../../app-types.ts';
 import { OPEN_REQUEST, withErrors } from '../../schemas.ts';
 
 const Body = Type.Object(

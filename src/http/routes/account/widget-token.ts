@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../../../app.ts';
 import { issueWidgetToken } from '../../../core/connect/widget.ts';
 import { DomainError } from '../../../errors.ts';
+import type { App, AppDeps } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { Name, ShortText, withErrors } from '../../schemas.ts';
 import { publicBase } from '../oauth/consent.ts';

@@ -1,7 +1,6 @@
 // The connect page's API (`/connect/api/...`): what a widget token may do, and nothing else. Routes are marked
 // `auth: 'widget'`: they take a widget token only, and no widget token is taken anywhere else.
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../../../app.ts';
 import {
   type ConnectInput,
   widgetCheck,
@@ -10,6 +9,7 @@ import {
   widgetCreate,
   widgetSession,
 } from '../../../core/connect/widget.ts';
+import type { App, AppDeps } from '../../app-types.ts';
 import { widgetOf } from '../../auth.ts';
 import { consentBase } from '../../consent-base.ts';
 import { presentConnector } from '../../presenters.ts';

@@ -4,10 +4,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../../../app.ts';
 import { parseOrigin } from '../../../core/connect/origin.ts';
 import { DomainError } from '../../../errors.ts';
 import { packageFile } from '../../../source-path.ts';
+import type { App, AppDeps } from '../../app-types.ts';
 import { withErrors } from '../../schemas.ts';
 import { DONE_PATH } from './api.ts';
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { checkExistingConnector, checkNewConnector } from '../../../core/connectors/check.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { IdParams, JsonObject, RequestedEntitySchema, ShortText, withErrors } from '../../schemas.ts';
 import { ConnectorBody, connectorInput } from './create.ts';

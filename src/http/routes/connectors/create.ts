@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { createConnector } from '../../../core/connectors/create.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
 import {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { deleteConnector } from '../../../core/connectors/delete.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { IdParams, Uuid, withErrors } from '../../schemas.ts';
 

@@ -1,10 +1,10 @@
 // `GET /api/v1/downloads?link=…`: follows a signed download link (see core/connectors/download-link.ts) and
 // streams the file as execute's `download` does.
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { openDownloadLink } from '../../../core/connectors/download-link.ts';
 import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { withErrors } from '../../schemas.ts';
 
 export function register(app: App, deps: CoreDeps) {

@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { REQUEST_ID_HEADER } from '../../request-id.ts';
 import { JsonObject, withErrors } from '../../schemas.ts';

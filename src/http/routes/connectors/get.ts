@@ -1,6 +1,6 @@
-import type { App } from '../../../app.ts';
 import { getConnector } from '../../../core/connectors/read.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnector } from '../../presenters.ts';
 import { ConnectorSchema, IdParams, withErrors } from '../../schemas.ts';

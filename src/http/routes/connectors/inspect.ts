@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { inspectConnector } from '../../../core/connectors/context-store.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { IdParams, withErrors } from '../../schemas.ts';
 

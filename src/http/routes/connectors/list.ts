@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { listConnectors } from '../../../core/connectors/read.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentConnectorListItem } from '../../presenters.ts';
 import { ConnectorListItemSchema, Name, OPEN_REQUEST, withErrors } from '../../schemas.ts';

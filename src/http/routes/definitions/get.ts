@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { catalogDetail } from '../../../connectors/catalog.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { DomainError } from '../../../errors.ts';
+import type { App } from '../../app-types.ts';
 import { IdParams, withErrors } from '../../schemas.ts';
 
 export function register(app: App, deps: CoreDeps) {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { catalogListItem } from '../../../connectors/catalog.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { OPEN_REQUEST, withErrors } from '../../schemas.ts';
 
 const Query = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })) }, OPEN_REQUEST);

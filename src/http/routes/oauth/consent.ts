@@ -2,8 +2,8 @@
 // public callback the provider sends the end user's browser back to.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../../../app.ts';
 import { completeConsent, initiateConsent } from '../../../core/oauth/consent.ts';
+import type { App, AppDeps } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { consentBase } from '../../consent-base.ts';
 import { JsonObject, Name, RequestedEntitySchema, ShortText, Uuid, withErrors } from '../../schemas.ts';

@@ -1,9 +1,9 @@
 // The reference's bring-your-own OAuth app: `PUT /api/v1/oauth/credentials` and
 // `DELETE /api/v1/oauth/credentials/connector_type/{connector_type}`.
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { deleteOAuthApp, putOAuthApp } from '../../../core/oauth/apps.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { JsonObject, ShortText, Uuid, withErrors } from '../../schemas.ts';
 

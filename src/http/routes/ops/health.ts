@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App, AppDeps } from '../../../app.ts';
+import type { App, AppDeps } from '../../app-types.ts';
 
 export function register(app: App, deps: AppDeps) {
   app.get(

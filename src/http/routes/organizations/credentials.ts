@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import { listOrganizationCredentials } from '../../../core/connectors/credentials-list.ts';
 import type { CoreDeps } from '../../../core/context.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentCredentialsListing } from '../../presenters.ts';
 import { Uuid, withErrors } from '../../schemas.ts';

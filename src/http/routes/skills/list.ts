@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { noteSkillsServed } from '../../../core/skills/build.ts';
 import { listSkills } from '../../../core/skills/list.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { withErrors } from '../../schemas.ts';
 import { pageQuery, SkillListSchema, scopeQuery } from './schemas.ts';

@@ -1,7 +1,6 @@
 // The reference's source templates: `/api/v1/integrations/templates/sources` (list, create or clone) and
 // `/{id}` (get, patch, delete), organization-scoped.
 import { type Static, Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import {
   createTemplate,
@@ -14,6 +13,7 @@ import {
   updateTemplate,
 } from '../../../core/templates/source-templates.ts';
 import { DomainError } from '../../../errors.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import {
   IdParams,

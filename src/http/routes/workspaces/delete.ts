@@ -1,6 +1,6 @@
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { deleteWorkspace } from '../../../core/workspaces/delete.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { DeletedSchema, withErrors } from '../../schemas.ts';
 import { WorkspaceParams } from './get.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { getWorkspace } from '../../../core/workspaces/get.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { presentWorkspace } from '../../presenters.ts';
 import { Uuid, WorkspaceSchema, withErrors } from '../../schemas.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../../app.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import { workspaceStats } from '../../../core/workspaces/list.ts';
+import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
 import { withErrors } from '../../schemas.ts';
 
