@@ -21,7 +21,6 @@ export const TRANSPORT_ERRORS = {
     meaning: 'The request did not arrive in time; send it again.',
     retryable: true,
   },
-  // An Expect header other than 100-continue.
   EXPECTATION_FAILED: { status: 417, meaning: 'An Expect header other than 100-continue.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The route exists but not with this HTTP method.' },
   NOT_ACCEPTABLE: {
