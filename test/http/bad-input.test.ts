@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { WIRE_CODES } from '../../src/http/errors.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
 import { assertError, errorFields, registeredRoutes } from './assertions.ts';
 
@@ -347,6 +348,23 @@ describe('bad input', () => {
     // The token endpoint is documented as public, the others need the bearer scheme.
     assert.deepEqual(doc.paths['/api/v1/account/applications/token'].post.security, []);
     assert.ok(doc.components.securitySchemes.bearerAuth);
+  });
+
+  test("the error body's code is published as a closed enum of every code the wire carries", async () => {
+    const doc = (await h.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json;
+    const code = doc.components.schemas.ApiErrorResponse.properties.code;
+    // Still a string, as the reference's free-string `code`: the enum only narrows it.
+    assert.equal(code.type, 'string');
+    assert.deepEqual([...code.enum].sort(), [...WIRE_CODES].sort());
+    // Both halves: a code core throws and one only the transport answers with, each as a real answer.
+    const unknownConnector = await h.inject({
+      method: 'GET',
+      url: `/api/v1/integrations/connectors/${randomUUID()}`,
+      token: await h.token(),
+    });
+    assertError(unknownConnector, 404, 'CONNECTOR_NOT_FOUND');
+    assertError(await h.inject({ method: 'GET', url: '/api/v1/no-such-route' }), 404, 'ROUTE_NOT_FOUND');
+    assert.ok(code.enum.includes('CONNECTOR_NOT_FOUND') && code.enum.includes('ROUTE_NOT_FOUND'));
   });
 });
 
