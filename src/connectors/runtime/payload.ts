@@ -21,13 +21,13 @@ export interface RecordsPayload {
 }
 
 /**
- * A list of records as JSON bytes, not parsed: ranges of the provider's answer as its chunks came, from the
- * list's `[` to its `]` (json-slice.ts cutList found where it lies; the records inside were never looked at), or
- * the stored records' own texts around which a Context Store search wrote its brackets.
+ * Records as JSON bytes, not parsed: a list cut from the provider's answer, as ranges of its chunks as they came,
+ * from the list's `[` to its `]` (json-slice.ts cutList found where it lies; the records inside were never looked
+ * at); or a Context Store search's answer written around the stored records' own texts (search-answer.ts).
  */
 export interface BytesPayload {
   readonly kind: 'bytes';
-  /** The list's JSON text, joined in this order. */
+  /** The JSON text, joined in this order. */
   readonly parts: readonly Buffer[];
   /** Who wrote the bytes and for which call: the error's words if they are not JSON. */
   readonly source: { readonly provider: string; readonly operation: string };
