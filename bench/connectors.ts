@@ -21,8 +21,12 @@
 // --node-http-floor adds a fourth: the same floor reading the answer with Node's own HTTP client instead of undici
 // (FLOOR_CLIENT=node-http in bench/stack-floor.ts), to tell how much of the stack's cost is the upstream client.
 //
+// --base <checkout> adds the ces of another checkout (e.g. a `git worktree` of the commit before a change, built
+// with `npm run build`) against the same fake, taking turns with this one's: its CPU per request beside this one's,
+// and their ratio, from one run (separate runs on this shared machine differed by 2x between two runs of one build).
+//
 // Usage: npm run bench:connectors [-- --duration 10 --rounds 5 --connections 20 --latencies 0,50 --store sqlite
-//        --connectors github,zendesk-support --node-http-floor --out connectors.json]
+//        --connectors github,zendesk-support --node-http-floor --base ../ces-base --out connectors.json]
 //        (--connectors: only these; default all)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -57,6 +61,7 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'sqlite' },
     out: { type: 'string', default: 'connectors.json' },
     'node-http-floor': { type: 'boolean', default: false },
+    base: { type: 'string' },
   },
 });
 const duration = Number(values.duration);
@@ -203,46 +208,65 @@ async function runCase(c: Case, latencyMs: number) {
   });
   const database = store === 'postgres' ? await benchDatabase('ces_bench_connectors') : undefined;
   const ces = await startCes({ [c.slug]: fake.url }, database ? { CES_DATABASE_URL: database.url } : {});
+  const baseDatabase =
+    values.base && store === 'postgres' ? await benchDatabase('ces_bench_connectors_base') : undefined;
+  const cesBase = values.base
+    ? await startCes(
+        { [c.slug]: fake.url },
+        baseDatabase ? { CES_DATABASE_URL: baseDatabase.url } : {},
+        undefined,
+        values.base,
+      )
+    : undefined;
   try {
-    const connector = (await postJson(
-      ces.base,
-      '/api/v1/integrations/connectors',
-      {
-        workspace_name: 'default',
-        connector_type: c.slug,
-        credentials: c.credentials,
-        ...(c.replication_config ? { replication_config: c.replication_config } : {}),
-      },
-      ces.token,
-    )) as { id: string };
+    const create = async (server: typeof ces) =>
+      (await postJson(
+        server.base,
+        '/api/v1/integrations/connectors',
+        {
+          workspace_name: 'default',
+          connector_type: c.slug,
+          credentials: c.credentials,
+          ...(c.replication_config ? { replication_config: c.replication_config } : {}),
+        },
+        server.token,
+      )) as { id: string };
+    const connector = await create(ces);
     const firstSyncMs = await waitSynced(ces, connector.id);
+    const baseConnector = cesBase ? await create(cesBase) : undefined;
+    if (cesBase && baseConnector) await waitSynced(cesBase, baseConnector.id);
+    const cesTarget = (server: typeof ces, id: string) => ({
+      pid: server.proc.pid!,
+      opts: {
+        url: `${server.base}/api/v1/integrations/connectors/${id}/execute`,
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
+        body: JSON.stringify(c.execute),
+        connections,
+      },
+    });
     const probe = (await postJson(
       ces.base,
       `/api/v1/integrations/connectors/${connector.id}/execute`,
       c.execute,
       ces.token,
     )) as { result: unknown[] };
-    const [direct, stack, through, httpStack] = (await interleaved(
+    const measured = await interleaved(
       [
         {
           pid: proxy.proc.pid!,
           opts: { url: `${proxy.url}${c.directPath}`, headers: c.directHeaders, connections },
         },
         { pid: floor.proc.pid!, opts: floorTarget(floor.url) },
-        {
-          pid: ces.proc.pid!,
-          opts: {
-            url: `${ces.base}/api/v1/integrations/connectors/${connector.id}/execute`,
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${ces.token}` },
-            body: JSON.stringify(c.execute),
-            connections,
-          },
-        },
+        cesTarget(ces, connector.id),
         ...(httpFloor ? [{ pid: httpFloor.proc.pid!, opts: floorTarget(httpFloor.url) }] : []),
+        ...(cesBase && baseConnector ? [cesTarget(cesBase, baseConnector.id)] : []),
       ],
       c.rate,
-    )) as [Measured, Measured, Measured, Measured | undefined];
+    );
+    const [direct, stack, through] = measured as [Measured, Measured, Measured];
+    const httpStack = httpFloor ? measured[3] : undefined;
+    const base = cesBase ? measured.at(-1) : undefined;
     return {
       records_per_page: probe.result.length,
       first_sync_ms_before_measuring: firstSyncMs,
@@ -261,13 +285,24 @@ async function runCase(c: Case, latencyMs: number) {
                 : null,
           }
         : {}),
+      ...(cesBase && base
+        ? {
+            ces_base: base,
+            cpu_ratio_ces_to_base:
+              through.cpu_us_per_request && base.cpu_us_per_request
+                ? +(through.cpu_us_per_request / base.cpu_us_per_request).toFixed(3)
+                : null,
+          }
+        : {}),
       added_p50_ms: +(through.p50 - direct.p50).toFixed(1),
       added_mean_ms: +(through.mean_ms - direct.mean_ms).toFixed(3),
     };
   } finally {
     await stopAll();
     await database?.drop();
+    await baseDatabase?.drop();
     fs.rmSync(ces.dataDir, { recursive: true, force: true });
+    if (cesBase) fs.rmSync(cesBase.dataDir, { recursive: true, force: true });
   }
 }
 

@@ -5,11 +5,12 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { type Static, type TSchema, Type } from 'typebox';
+import { parseRecords } from '../connectors/runtime/payload.ts';
 import { connectLink } from '../core/connect/widget.ts';
 import { inspectConnector } from '../core/connectors/context-store.ts';
 import { describeDefinition } from '../core/connectors/describe.ts';
 import { createDownloadLink } from '../core/connectors/download-link.ts';
-import { executeConnector, isDownload } from '../core/connectors/execute.ts';
+import { executeConnector } from '../core/connectors/execute.ts';
 import { definitionOf, loadConnector, resolveDefinition } from '../core/connectors/lookup.ts';
 import { listConnectors } from '../core/connectors/read.ts';
 import { answersSearchPage, type SearchPage } from '../core/connectors/search-answer.ts';
@@ -168,9 +169,10 @@ async function runItem(tc: ToolContext, item: Static<typeof ExecuteItem>, maxCha
       select_fields: item.select_fields,
       exclude_fields: item.exclude_fields,
     });
-    if (isDownload(out)) throw new Error('download reached execute');
-    // Built from the provider's bytes here if the answer carried them (UPSTREAM_BAD_RESPONSE if not JSON).
-    const { result } = out;
+    if (out.kind === 'file') throw new Error('download reached execute');
+    // A tool answer is cut to whole records, so they are built here, from the bytes if the answer carried only
+    // bytes (UPSTREAM_BAD_RESPONSE if they are not JSON).
+    const result = parseRecords(out.payload);
     // The cap is the whole item's: what surrounds the result counts against it too.
     const around = JSON.stringify({
       ...where,
@@ -258,12 +260,12 @@ const searchTool = defineTool({
       params,
       select_fields: input.select_fields,
     });
-    if (isDownload(out)) throw new Error('download reached search');
+    if (out.kind === 'file') throw new Error('download reached search');
     const max = input.max_chars ?? DEFAULT_MAX_CHARS;
     const around = JSON.stringify({ connector_metadata: out.connector_metadata }).length;
     return {
       json: {
-        ...capAnswer(out.result, Math.max(0, max - around), max),
+        ...capAnswer(parseRecords(out.payload), Math.max(0, max - around), max),
         connector_metadata: out.connector_metadata,
       },
     };

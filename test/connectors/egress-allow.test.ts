@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/index.ts';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../src/errors.ts';
 import { type RecordingServer, startRecordingServer } from '../fakes/shared/server.ts';
 import { startHarness } from '../helpers/harness.ts';
@@ -93,7 +94,7 @@ describe('CES_EGRESS_ALLOW', () => {
     const before = fake.requests.length;
     const allowed = rt(`127.0.0.1:${port}`);
     const out = await getUser(allowed, `http://127.0.0.1:${port}`);
-    assert.equal((out.result as { login: string }).login, 'octocat');
+    assert.equal((parseRecords(out.payload) as { login: string }).login, 'octocat');
     assert.equal(fake.requests.at(-1)?.headers.authorization, `Bearer ${TOKEN}`);
     // Same host, another port; and the name of the same address: neither is what the operator named.
     await assert.rejects(getUser(rt(`127.0.0.1:${Number(port) + 1}`), `http://127.0.0.1:${port}`), denied());
@@ -104,7 +105,7 @@ describe('CES_EGRESS_ALLOW', () => {
   it('a name entry allows that name whatever it resolves to, but not its address', async () => {
     const allowed = rt(`localhost:${port}`);
     const out = await getUser(allowed, `http://LOCALHOST:${port}`);
-    assert.equal((out.result as { login: string }).login, 'octocat');
+    assert.equal((parseRecords(out.payload) as { login: string }).login, 'octocat');
     await assert.rejects(getUser(allowed, `http://127.0.0.1:${port}`), denied());
     await assert.rejects(getUser(rt('localhost:1'), `http://localhost:${port}`), denied());
   });
@@ -112,11 +113,11 @@ describe('CES_EGRESS_ALLOW', () => {
   it('a CIDR entry allows the addresses inside it, literal or resolved; others stay refused', async () => {
     const ranges = rt('127.0.0.0/8,::1/128');
     assert.equal(
-      ((await getUser(ranges, `http://127.0.0.1:${port}`)).result as { login: string }).login,
+      (parseRecords((await getUser(ranges, `http://127.0.0.1:${port}`)).payload) as { login: string }).login,
       'octocat',
     );
     assert.equal(
-      ((await getUser(ranges, `http://localhost:${port}`)).result as { login: string }).login,
+      (parseRecords((await getUser(ranges, `http://localhost:${port}`)).payload) as { login: string }).login,
       'octocat',
     );
     const elsewhere = rt('10.0.0.0/8,fd00::/8');

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { ConnectorRuntime, type ExecuteInput } from '../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../src/connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../src/connectors/schema.ts';
 import { DomainError } from '../../src/errors.ts';
 import { faultyDefinition } from '../fakes/faulty/definition.ts';
@@ -81,7 +82,7 @@ describe('upstream resilience', () => {
   it('waits out a 429 Retry-After (seconds) and then succeeds', async () => {
     fake.script({ kind: 'json', status: 429, headers: { 'retry-after': '2' }, body: { message: 'slow' } });
     fake.script(OK);
-    assert.deepEqual((await exec()).result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords((await exec()).payload), [{ id: 1 }]);
     assert.equal(fake.requests.length, 2);
     assert.deepEqual(clock.sleeps, [2000]);
   });
@@ -108,7 +109,7 @@ describe('upstream resilience', () => {
   it('retries 503 twice with growing jittered backoff, then succeeds', async () => {
     fake.script({ kind: 'json', status: 503, body: { message: 'busy' } }, 2);
     fake.script(OK);
-    assert.deepEqual((await exec()).result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords((await exec()).payload), [{ id: 1 }]);
     assert.equal(fake.requests.length, 3);
     // Full jitter with random() = 0.5: half of 100 ms, then half of 200 ms.
     assert.deepEqual(clock.sleeps, [50, 100]);
@@ -170,7 +171,7 @@ describe('upstream resilience', () => {
     fake.script({ kind: 'json', status: 503, body: {} });
     fake.script(OK);
     const search = { action: 'api_search', params: { query: 'q' } };
-    assert.deepEqual((await exec(search)).result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords((await exec(search)).payload), [{ id: 1 }]);
     assert.equal(fake.requests.length, 2);
     assert.equal(fake.requests[1]!.body, fake.requests[0]!.body);
   });
@@ -190,7 +191,7 @@ describe('upstream resilience', () => {
     fake.script({ kind: 'reset' });
     fake.script({ kind: 'reset_mid_body' });
     fake.script(OK);
-    assert.deepEqual((await exec()).result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords((await exec()).payload), [{ id: 1 }]);
     assert.equal(fake.requests.length, 3);
   });
 
@@ -242,7 +243,7 @@ describe('upstream resilience', () => {
       fake.reset();
     }
     fake.script(OK);
-    assert.deepEqual((await exec()).result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords((await exec()).payload), [{ id: 1 }]);
   });
 
   it('retries the credential check too', async () => {

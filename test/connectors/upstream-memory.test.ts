@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../src/errors.ts';
 import { issuesBody, type LargeAnswersFake, startLargeAnswersFake } from '../fakes/large-answers/index.ts';
 import { runtimeFor } from '../helpers/fake-runtime.ts';
@@ -162,7 +163,8 @@ describe('buffer budget in the runtime', () => {
     assert.equal(rt.bufferUse.held, 2 * ANSWER);
     fake.release();
     const outputs = await Promise.all(calls);
-    for (const out of outputs) assert.equal((out.result as unknown[]).length, ISSUES_PER_ANSWER);
+    for (const out of outputs)
+      assert.equal((parseRecords(out.payload) as unknown[]).length, ISSUES_PER_ANSWER);
     // Without `holdUntil` the bytes are given back when execute returns.
     assert.deepEqual(rt.bufferUse, { held: 0, waiting: 0 });
   });
@@ -179,7 +181,7 @@ describe('buffer budget in the runtime', () => {
     );
     const small = await exec('conn-d');
     assert.equal(
-      (small.result as unknown[]).length,
+      (parseRecords(small.payload) as unknown[]).length,
       (JSON.parse(issuesBody(3000).toString()) as unknown[]).length,
     );
     assert.deepEqual(rt.bufferUse, { held: 2 * ANSWER, waiting: 1 });
@@ -203,7 +205,7 @@ describe('buffer budget in the runtime', () => {
       ...LIST,
       holdUntil,
     });
-    assert.equal((out.result as unknown[]).length, ISSUES_PER_ANSWER);
+    assert.equal((parseRecords(out.payload) as unknown[]).length, ISSUES_PER_ANSWER);
     assert.equal(rt.bufferUse.held, ANSWER);
     replied();
     await holdUntil;

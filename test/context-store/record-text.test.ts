@@ -1,4 +1,4 @@
-// The sync keeps each record's JSON as the provider wrote it (executor.ts recordTexts) instead of serialising
+// The sync keeps each record's JSON as the provider wrote it (payload.ts recordTexts) instead of serialising
 // the parsed record again: the store writes the text it is given, and serialises only records without one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -141,20 +141,18 @@ describe('execute', () => {
   test('an untrimmed list is written on as bytes, its records never built; a trimmed one is parsed', async () => {
     const runtime = h.deps.runtime;
     const execute = runtime.execute.bind(runtime);
-    // Each answer the runtime gives: whether the records were asked for unparsed, and whether anyone then read
-    // `result` (which builds them from the bytes).
-    const seen: Array<{ unparsed: boolean | undefined; read: boolean }> = [];
+    // Each answer the runtime gives: whether the records were asked for unparsed, and what it answered.
+    const seen: Array<{ unparsed: boolean | undefined; kind: string }> = [];
+    // A comment after the list's bytes: the reply still carries it if nothing parsed them on the way (a parse
+    // would fail UPSTREAM_BAD_RESPONSE).
+    const mark = Buffer.from('/* never parsed */');
     runtime.execute = async (input) => {
       const out = await execute(input);
-      const call = { unparsed: input.unparsedRecords, read: false };
-      seen.push(call);
-      // Every member read from the answer itself (its getters use its private fields), `result` noted.
-      return new Proxy(out, {
-        get: (target, key) => {
-          if (key === 'result') call.read = true;
-          return Reflect.get(target, key, target);
-        },
-      });
+      seen.push({ unparsed: input.unparsedRecords, kind: out.payload.kind });
+      const { payload } = out;
+      return payload.kind === 'bytes'
+        ? { ...out, payload: { ...payload, parts: [...payload.parts, mark] } }
+        : out;
     };
     try {
       const params = { owner: 'ces-demo', repo: 'widgets', per_page: 4 };
@@ -162,13 +160,15 @@ describe('execute', () => {
       const trimmed = await exec({ entity: 'commits', action: 'list', params, select_fields: ['sha'] });
       assert.equal(whole.status, 200, whole.body);
       assert.equal(trimmed.status, 200, trimmed.body);
+      assert.ok(whole.body.includes(`]${mark},"connector_metadata":`), whole.body.slice(-400));
+      const records = JSON.parse(whole.body.replace(String(mark), '')).result;
       assert.deepEqual(
         trimmed.json.result,
-        whole.json.result.map((c: { sha: string }) => ({ sha: c.sha })),
+        records.map((c: { sha: string }) => ({ sha: c.sha })),
       );
       assert.deepEqual(seen, [
-        { unparsed: true, read: false },
-        { unparsed: false, read: true },
+        { unparsed: true, kind: 'bytes' },
+        { unparsed: false, kind: 'records' },
       ]);
     } finally {
       runtime.execute = execute;

@@ -32,14 +32,14 @@ import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './do
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
-import { cutList, elementTexts, jsonSlice } from './json-slice.ts';
+import { cutList, jsonSlice } from './json-slice.ts';
 import type { RateBuckets, SharedSlots } from './limiter.ts';
 import { unparsedListPath } from './list-bytes.ts';
 import { type CredentialStore, OAuth2Refresher, settingsFor, tokenResponse, tokenTarget } from './oauth2.ts';
 import { NO_RUNTIME_OBSERVER, OPERATION, type RuntimeObserver } from './observer.ts';
 import { type NextPage, nextPage } from './paginators.ts';
 import { type ResolvedAction, resolveAction, validateParams } from './params.ts';
-import { JoinedOnRead } from './parts.ts';
+import { type Payload, recordsPayload } from './payload.ts';
 import { recordFieldsFor, writeRecordFields } from './record-fields.ts';
 import {
   applyAuth,
@@ -106,14 +106,14 @@ export interface ExecuteInput {
   credentialStore?: CredentialStore | undefined;
   /**
    * Keeps the answer's bytes counted in the buffer budget until this settles (the HTTP reply that carries
-   * `rawResult` is written), since they stay in memory until then. Without it they are released when
+   * the payload's bytes is written), since they stay in memory until then. Without it they are released when
    * `execute` returns, so a caller keeping the result for long should pass it.
    */
   holdUntil?: Promise<unknown> | undefined;
   /**
    * The caller keeps the records as bytes (the Context Store's sync) or writes them on as they are (an execute
    * reply nothing is trimmed from): where the runtime itself needs nothing inside the list (list-bytes.ts), it
-   * parses only the envelope around it and answers `unparsed`.
+   * parses only the envelope around it and answers a bytes payload (payload.ts).
    */
   unparsedRecords?: boolean | undefined;
   /**
@@ -123,35 +123,17 @@ export interface ExecuteInput {
   recordLimit?: number | undefined;
 }
 
-export interface ExecuteOutput {
-  result: unknown;
-  /**
-   * `result`'s bytes, exactly as the provider sent them: the whole body, or the list the record selector names.
-   * They parsed as JSON, or with `unparsed` the list's brackets were found; the HTTP layer writes them into the
-   * reply without serialising again.
-   */
-  rawResult?: Buffer;
-  /**
-   * `rawResult` as the pieces it arrived in, when it was not joined into one buffer (a list left unparsed): a
-   * reply writes them as they are; reading `rawResult` joins them.
-   */
-  rawParts?: readonly Buffer[];
-  /**
-   * Asked with `unparsedRecords` and possible: `rawResult` holds the list's bytes, scanned for where it ends but
-   * not parsed; reading `result` parses it (UPSTREAM_BAD_RESPONSE if it is not JSON).
-   */
-  unparsed?: true;
-  connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
+/** Paging normalised: whether there is a next page and the cursor that asks for it, plus the declared `meta`. */
+export interface ConnectorMetadata {
+  has_next_page: boolean;
+  end_cursor: string | null;
+  [k: string]: unknown;
 }
 
-/**
- * Each record of a list result as the provider wrote it (its bytes in `rawResult`): what the Context Store keeps
- * instead of serialising every parsed record again. Undefined when the result is not a list from the provider's
- * bytes.
- */
-export function recordTexts(output: ExecuteOutput): string[] | undefined {
-  const { rawResult, result } = output;
-  return rawResult && Array.isArray(result) ? elementTexts(rawResult, result.length) : undefined;
+/** A JSON answer of the provider: its records (payload.ts) and where the list goes on. */
+export interface ExecuteOutput {
+  payload: Payload;
+  connector_metadata: ConnectorMetadata;
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
@@ -352,31 +334,28 @@ export class ConnectorRuntime {
       resume: capped?.resume,
       take: window.take,
     });
-    // The provider's bytes of the result, to be written as they came instead of serialised again: the whole
-    // body, or the value its record selector names (found by a scanner, json-slice.ts).
     const selector = resolved.action.record_selector ?? [];
     const connector_metadata = { ...meta, has_next_page: endCursor !== null, end_cursor: endCursor };
-    if (list) return unparsedOutput(list, connector_metadata, def.name, operation);
+    if (list) {
+      const payload: Payload = { kind: 'bytes', parts: list, source: { provider: def.name, operation } };
+      return { payload, connector_metadata };
+    }
     // After the next page was found: a paging style that reads records (a keyset's key) reads the provider's.
     if (recordFields !== undefined) {
       const records = capped ? capped.records : selected;
-      return {
-        result: records === undefined ? null : writeRecordFields(records, recordFields),
-        connector_metadata,
-      };
+      const value = records === undefined ? null : writeRecordFields(records, recordFields);
+      return { payload: recordsPayload(value), connector_metadata };
     }
-    if (capped) return { result: capped.records, connector_metadata };
-    const rawResult =
+    if (capped) return { payload: recordsPayload(capped.records), connector_metadata };
+    // The provider's bytes of the records, to be written as they came instead of serialised again: the whole
+    // body, or the value its record selector names (found by a scanner, json-slice.ts).
+    const json =
       selected === undefined || res.body.length === 0
         ? undefined
         : selector.length === 0
           ? res.body
           : jsonSlice(res.body, selector);
-    return {
-      result: selected === undefined ? null : selected,
-      connector_metadata,
-      ...(rawResult ? { rawResult } : {}),
-    };
+    return { payload: recordsPayload(selected === undefined ? null : selected, json), connector_metadata };
   }
 
   /** The consent URL of an option's authorization code grant (upstream overrides applied as to its token URL). */
@@ -739,62 +718,10 @@ function isNotFound(err: unknown): boolean {
 function emptyPage(action: ActionDefinition): ExecuteOutput {
   const meta: Record<string, unknown> = {};
   for (const name of Object.keys(action.meta ?? {})) meta[name] = null;
-  return { result: [], connector_metadata: { ...meta, has_next_page: false, end_cursor: null } };
-}
-
-/**
- * An answer whose list stays as the provider's bytes until someone reads `result`: the sync hands the bytes to
- * its writer, which parses them there.
- */
-function unparsedOutput(
-  list: readonly Buffer[],
-  connector_metadata: ExecuteOutput['connector_metadata'],
-  provider: string,
-  operation: string,
-): ExecuteOutput {
-  return new UnparsedOutput(list, connector_metadata, provider, operation);
-}
-
-/** A class, not an object literal with a getter: one is made per call, and a literal's accessor costs more. */
-class UnparsedOutput implements ExecuteOutput {
-  readonly unparsed = true;
-  readonly #provider: string;
-  readonly #operation: string;
-  #parsed: { value: unknown } | undefined;
-  readonly #raw: JoinedOnRead;
-
-  constructor(
-    parts: readonly Buffer[],
-    readonly connector_metadata: ExecuteOutput['connector_metadata'],
-    provider: string,
-    operation: string,
-  ) {
-    this.#raw = new JoinedOnRead(parts);
-    this.#provider = provider;
-    this.#operation = operation;
-  }
-
-  get rawParts(): readonly Buffer[] {
-    return this.#raw.parts;
-  }
-
-  get rawResult(): Buffer {
-    return this.#raw.joined();
-  }
-
-  get result(): unknown {
-    if (!this.#parsed) {
-      const out = parseText(this.rawResult.toString('utf8'));
-      if (!out.ok) {
-        throw new DomainError(
-          'UPSTREAM_BAD_RESPONSE',
-          `${this.#provider} returned a list of records for ${this.#operation} that is not valid JSON.`,
-        );
-      }
-      this.#parsed = { value: out.value };
-    }
-    return this.#parsed.value;
-  }
+  return {
+    payload: recordsPayload([]),
+    connector_metadata: { ...meta, has_next_page: false, end_cursor: null },
+  };
 }
 
 function parseText(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
+import { recordsPayload } from '../../connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
 import { checkSearch } from '../../context-store/query.ts';
@@ -23,6 +24,7 @@ import type { CoreDeps, RequestContext } from '../context.ts';
 import { isoNow } from '../context.ts';
 import { type SearchOutcome, searchOutcome } from '../context-store-observer.ts';
 import { defaultTemplate, indexedEntities, type TemplateView } from '../templates/source-templates.ts';
+import type { JsonAnswer } from './execute.ts';
 import { definitionOf, loadConnector } from './lookup.ts';
 import { type SearchMeta, searchResult, searchResultParts } from './search-answer.ts';
 
@@ -278,7 +280,7 @@ export async function searchContextStore(
   connector: Connector,
   def: ConnectorDefinition,
   input: SearchInput,
-) {
+): Promise<JsonAnswer> {
   const started = performance.now();
   const layouts = definitionLayouts(def);
   const layout: EntityLayout | undefined = layouts.find((l) => l.entity === input.entity);
@@ -353,32 +355,29 @@ export async function searchContextStore(
   // Whole milliseconds: the reference SDK types took_ms as an integer.
   const tookMs = Math.round(performance.now() - started);
   const meta: SearchMeta = { has_more: hasNext, cursor: endCursor, took_ms: tookMs };
-  const envelope = {
-    status: 'success' as const,
-    connector_metadata: { has_next_page: hasNext, end_cursor: endCursor, took_ms: tookMs },
-    execution_metadata: { connector_instance_id: `source_id:${connector.id}`, execution_time_ms: tookMs },
+  const connector_metadata = { has_next_page: hasNext, end_cursor: endCursor, took_ms: tookMs };
+  const execution_metadata = {
+    connector_instance_id: `source_id:${connector.id}`,
+    execution_time_ms: tookMs,
   };
   if (!trimmed) {
-    // The stored JSON is written into the reply as it is: no parse and re-serialise per record (unless
-    // someone reads `result`).
+    // The stored JSON is written into the reply as it is: no parse and re-serialise per record.
+    const parts = searchResultParts(
+      input.action,
+      page.map((r) => r.data),
+      meta,
+    );
+    const source = { provider: 'The Context Store', operation: `${layout.entity}.${input.action}` };
     return {
-      ...envelope,
-      rawParts: searchResultParts(
-        input.action,
-        page.map((r) => r.data),
-        meta,
-      ),
-      get result(): unknown {
-        return searchResult(
-          input.action,
-          page.map((r) => JSON.parse(r.data) as unknown),
-          meta,
-        );
-      },
+      kind: 'json',
+      payload: { kind: 'bytes', parts, source },
+      connector_metadata,
+      execution_metadata,
     };
   }
   let records: unknown[] = page.map((r) => JSON.parse(r.data) as unknown);
   if (params.fields) records = applyFieldSelection(records, params.fields, null) as unknown[];
   records = applyFieldSelection(records, input.select_fields, input.exclude_fields) as unknown[];
-  return { ...envelope, result: searchResult(input.action, records, meta) };
+  const payload = recordsPayload(searchResult(input.action, records, meta));
+  return { kind: 'json', payload, connector_metadata, execution_metadata };
 }

@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { DownloadResult } from '../../connectors/runtime/download.ts';
+import type { ConnectorMetadata } from '../../connectors/runtime/executor.ts';
 import { applyFieldSelection } from '../../connectors/runtime/fields.ts';
 import { liftLimit } from '../../connectors/runtime/limit.ts';
 import { assertHeaderParam, liftExecuteAliases } from '../../connectors/runtime/params.ts';
+import { type Payload, parseRecords, recordsPayload } from '../../connectors/runtime/payload.ts';
 import { DomainError } from '../../errors.ts';
 import type { CoreDeps, RequestContext } from '../context.ts';
 import { assertWorkspaceAccess } from '../context.ts';
@@ -25,35 +27,31 @@ export interface ExecuteInput {
   holdUntil?: Promise<unknown> | undefined;
 }
 
-/** A `download` answers with the file itself rather than the JSON envelope. */
-export interface DownloadOutput {
-  kind: 'download';
-  file: DownloadResult;
-}
-
-/** The JSON answer of an execute. */
-export interface ExecuteAnswer {
-  status: 'success';
-  result: unknown;
-  /**
-   * `result`'s JSON bytes, in pieces to be written one after the other, when the reply may carry them as they
-   * are (nothing was trimmed from them).
-   */
-  rawParts?: readonly Buffer[];
-  connector_metadata: { has_next_page: boolean; end_cursor: string | null; [k: string]: unknown };
+/**
+ * The JSON answer of an execute: its `result` (records, or JSON bytes to write on as they are: payload.ts) and
+ * the metadata around it. The reply's envelope is the transport's to build (src/http/execute-reply.ts).
+ */
+export interface JsonAnswer {
+  kind: 'json';
+  payload: Payload;
+  connector_metadata: ConnectorMetadata;
   execution_metadata: { connector_instance_id: string; execution_time_ms: number };
 }
 
-export function isDownload(out: object): out is DownloadOutput {
-  return (out as { kind?: unknown }).kind === 'download';
+/** A `download` answers with the file itself, streamed, rather than a JSON answer. */
+export interface FileAnswer {
+  kind: 'file';
+  file: DownloadResult;
 }
+
+export type ExecuteAnswer = JsonAnswer | FileAnswer;
 
 export async function executeConnector(
   deps: CoreDeps,
   ctx: RequestContext,
   id: string,
   input: ExecuteInput,
-): Promise<ExecuteAnswer | DownloadOutput> {
+): Promise<ExecuteAnswer> {
   const started = performance.now();
   assertPossibleConnectorId(id);
   const reads = cachedReads(deps.store);
@@ -84,8 +82,8 @@ export async function executeConnector(
   // The definition answers it: no provider call, no credentials, so it works whatever their state.
   if (input.action === DESCRIBE_ACTION) {
     return {
-      status: 'success',
-      result: describeForExecute(id, def, input.entity),
+      kind: 'json',
+      payload: recordsPayload(describeForExecute(id, def, input.entity)),
       connector_metadata: { has_next_page: false, end_cursor: null },
       execution_metadata: {
         connector_instance_id: `source_id:${id}`,
@@ -123,7 +121,7 @@ export async function executeConnector(
     recordLimit: limited.limit,
   });
   if (input.action === 'download') {
-    return { kind: 'download', file: await deps.runtime.download(call, range) } satisfies DownloadOutput;
+    return { kind: 'file', file: await deps.runtime.download(call, range) };
   }
   const output = await deps.runtime.execute(call);
   const connector_metadata = output.connector_metadata;
@@ -131,24 +129,9 @@ export async function executeConnector(
     connector_instance_id: `source_id:${id}`,
     execution_time_ms: Math.round(performance.now() - started),
   };
-  // The pieces as they came if there are any (reading `rawResult` would join them).
-  const rawParts = trimmed ? undefined : (output.rawParts ?? (output.rawResult && [output.rawResult]));
-  if (rawParts) {
-    // The provider's bytes for `result`; the records are built only if someone reads `result`.
-    return {
-      status: 'success',
-      connector_metadata,
-      execution_metadata,
-      rawParts,
-      get result(): unknown {
-        return output.result;
-      },
-    };
-  }
-  return {
-    status: 'success',
-    connector_metadata,
-    execution_metadata,
-    result: trimmed ? applyFieldSelection(output.result, selectFields, input.exclude_fields) : output.result,
-  };
+  // Untrimmed, the payload goes on as the runtime gave it: bytes stay bytes for the reply to write.
+  const payload = trimmed
+    ? recordsPayload(applyFieldSelection(parseRecords(output.payload), selectFields, input.exclude_fields))
+    : output.payload;
+  return { kind: 'json', payload, connector_metadata, execution_metadata };
 }

@@ -4,6 +4,7 @@
  * wildcard item expanded by listing another entity (an owner's repositories).
  */
 import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
+import { parseRecords } from '../../connectors/runtime/payload.ts';
 import { matchPattern } from '../../connectors/template.ts';
 import { type EntityLayout, valueAt } from '../../context-store/layout.ts';
 
@@ -48,7 +49,8 @@ export async function resolvePartitions(
     let cursor: string | null = null;
     do {
       const page = await list(wildcard.entity, cursor ? { ...expandParams, cursor } : expandParams);
-      for (const record of Array.isArray(page.result) ? page.result : []) {
+      const records = parseRecords(page.payload);
+      for (const record of Array.isArray(records) ? records : []) {
         const v = valueAt(record, wildcard.value.split('.'));
         if (typeof v === 'string' || typeof v === 'number') add({ ...params, [wildcard.param]: String(v) });
       }

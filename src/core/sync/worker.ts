@@ -17,7 +17,8 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DefinitionRegistry } from '../../connectors/registry.ts';
-import { type ConnectorRuntime, type ExecuteOutput, recordTexts } from '../../connectors/runtime/executor.ts';
+import type { ConnectorRuntime, ExecuteOutput } from '../../connectors/runtime/executor.ts';
+import { parseRecords, recordTexts } from '../../connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { columnValue, definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
 import { isDomainError } from '../../errors.ts';
@@ -77,7 +78,7 @@ const WRITES_IN_FLIGHT = 3;
 class LeaseLost extends Error {}
 
 const EMPTY_PAGE: ExecuteOutput = {
-  result: [],
+  payload: { kind: 'records', value: [] },
   connector_metadata: { has_next_page: false, end_cursor: null },
 };
 
@@ -318,8 +319,9 @@ export class SyncWorker {
         pending = undefined;
         // Left as bytes by the runtime, the records are parsed where they are written; the pass reads none here.
         // In the pieces they arrived in: joined here, each page's bytes were a second copy on this thread.
-        const bytes = out.unparsed && encodeBytes ? (out.rawParts ?? out.rawResult) : undefined;
-        const records = bytes ? [] : Array.isArray(out.result) ? out.result : [];
+        const bytes = out.payload.kind === 'bytes' && encodeBytes ? out.payload.parts : undefined;
+        const parsed = bytes ? [] : parseRecords(out.payload);
+        const records = Array.isArray(parsed) ? parsed : [];
         let highs = cp.highs;
         if (incField) {
           const key = partitionKey(partitions[cp.partition] ?? {});
@@ -366,15 +368,15 @@ export class SyncWorker {
         const high = incField ? { field: incField.name, key } : undefined;
         const encoded =
           bytes && encodeBytes
-            ? encodeBytes(
+            ? encodeBytes(job.connector_id, layout, bytes, cp.generation, this.iso(), high)
+            : store.encode(
                 job.connector_id,
                 layout,
-                Buffer.isBuffer(bytes) ? [bytes] : bytes,
+                records,
                 cp.generation,
                 this.iso(),
-                high,
-              )
-            : store.encode(job.connector_id, layout, records, cp.generation, this.iso(), recordTexts(out));
+                recordTexts(out.payload),
+              );
         batch.push(encoded);
         batchRecords += encoded.count;
         batchBytes += encoded.bytes ?? 0;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import type { ConnectorRuntime, ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import type { DomainError } from '../../../src/errors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { allPages, closeChecked, runtimeFor } from '../../helpers/fake-runtime.ts';
@@ -51,16 +52,16 @@ type Discussion = {
   repository: { nameWithOwner: string };
 };
 const numbers = (pages: ExecuteOutput[]) =>
-  pages.flatMap((p) => (p.result as Array<{ number: number }>).map((r) => r.number));
+  pages.flatMap((p) => (parseRecords(p.payload) as Array<{ number: number }>).map((r) => r.number));
 
 describe('discussions', () => {
   it('lists every discussion newest updated first, paging by GraphQL cursors', async () => {
     const pages = await allPages(exec, 'discussions', 'list', { ...widgets, per_page: 3 });
     assert.deepEqual(
-      pages.map((p) => (p.result as unknown[]).length),
+      pages.map((p) => (parseRecords(p.payload) as unknown[]).length),
       [3, 3, 1],
     );
-    const all = pages.flatMap((p) => p.result as Discussion[]);
+    const all = pages.flatMap((p) => parseRecords(p.payload) as Discussion[]);
     assert.deepEqual(new Set(all.map((d) => d.number)), new Set([1, 2, 3, 4, 5, 6, 7]));
     const updated = all.map((d) => Date.parse(d.updatedAt));
     assert.deepEqual(
@@ -95,7 +96,9 @@ describe('discussions', () => {
   });
 
   it('gets one by number; a missing one is UPSTREAM_NOT_FOUND with GitHub’s message', async () => {
-    const one = (await exec('discussions', 'get', { ...widgets, number: 2 })).result as Discussion;
+    const one = parseRecords(
+      (await exec('discussions', 'get', { ...widgets, number: 2 })).payload,
+    ) as Discussion;
     assert.equal(one.number, 2);
     assert.equal(one.isAnswered, true);
     assert.equal(one.category.name, 'Q&A');
@@ -132,7 +135,9 @@ describe('projects and their items', () => {
       pages.map((p) => numbers([p])),
       [[3, 2], [1]],
     );
-    const roadmap = (await exec('projects', 'get', { org: 'ces-demo', project_number: 1 })).result as {
+    const roadmap = parseRecords(
+      (await exec('projects', 'get', { org: 'ces-demo', project_number: 1 })).payload,
+    ) as {
       id: string;
       title: string;
       closed: boolean;
@@ -165,7 +170,7 @@ describe('projects and their items', () => {
         nodes: Array<{ __typename: string; name?: string; text?: string; field: { name: string } }>;
       };
     };
-    const items = pages.flatMap((p) => p.result as ProjectItem[]);
+    const items = pages.flatMap((p) => parseRecords(p.payload) as ProjectItem[]);
     assert.deepEqual(
       items.map((i) => [i.type, i.content.__typename, i.content.number ?? null]),
       [
@@ -188,11 +193,17 @@ describe('projects and their items', () => {
 
 describe('viewer', () => {
   it('gets the authenticated user and lists their repositories', async () => {
-    const me = (await exec('viewer', 'get', {})).result as { login: string; email: string; id: string };
+    const me = parseRecords((await exec('viewer', 'get', {})).payload) as {
+      login: string;
+      email: string;
+      id: string;
+    };
     assert.equal(me.login, 'octocat');
     assert.equal(me.email, '');
     const pages = await allPages(exec, 'viewer_repositories', 'list', { per_page: 1 });
-    const names = pages.map((p) => (p.result as Array<{ nameWithOwner: string }>)[0]?.nameWithOwner).sort();
+    const names = pages
+      .map((p) => (parseRecords(p.payload) as Array<{ nameWithOwner: string }>)[0]?.nameWithOwner)
+      .sort();
     assert.deepEqual(names, ['octocat/Hello-World', 'octocat/Spoon-Knife']);
   });
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { allPages, closeChecked, runtimeFor } from '../../helpers/fake-runtime.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './fake/index.ts';
@@ -48,10 +49,10 @@ describe('commits', () => {
   it('lists 40 commits newest first across 3 pages by cursor', async () => {
     const pages = await allPages(exec, 'commits', 'list', { ...widgets, per_page: 15 });
     assert.deepEqual(
-      pages.map((p) => (p.result as Commit[]).length),
+      pages.map((p) => (parseRecords(p.payload) as Commit[]).length),
       [15, 15, 10],
     );
-    const commits = pages.flatMap((p) => p.result as Commit[]);
+    const commits = pages.flatMap((p) => parseRecords(p.payload) as Commit[]);
     assert.equal(new Set(commits.map((c) => c.sha)).size, 40);
     for (let i = 0; i < 39; i += 1) assert.equal(commits[i]?.parents[0]?.sha, commits[i + 1]?.sha);
     assert.equal(commits.at(-1)?.commit.message, 'Initial commit');
@@ -74,21 +75,23 @@ describe('commits', () => {
     );
     // Up to commit 25 (release/1.x), authored by octocat (even n, not a multiple of 10), touching
     // src/gadget.ts (n % 5 === 1): commits 16 and 6.
-    const numbers = (out.result as Commit[]).map((c) => Number(/\((\d+)\)\n/.exec(c.commit.message)?.[1]));
+    const numbers = (parseRecords(out.payload) as Commit[]).map((c) =>
+      Number(/\((\d+)\)\n/.exec(c.commit.message)?.[1]),
+    );
     assert.deepEqual(numbers, [16, 6]);
   });
 
   it('gets a commit by branch (with a slash), tag or sha, with stats and files; an unknown ref is INVALID_PARAMS', async () => {
     const branch = await exec('commits', 'get', { ...widgets, ref: 'heads/release/1.x' });
     assert.equal(fake.requests[0]?.path, '/repos/ces-demo/widgets/commits/heads%2Frelease%2F1.x');
-    const c = branch.result as Commit & { stats: { total: number } };
+    const c = parseRecords(branch.payload) as Commit & { stats: { total: number } };
     assert.match(c.commit.message, /\(25\)/);
     assert.ok(c.stats.total > 0);
     assert.ok((c.files ?? []).length > 0);
     const bySha = await exec('commits', 'get', { ...widgets, ref: c.sha.slice(0, 10) });
-    assert.equal((bySha.result as Commit).sha, c.sha);
+    assert.equal((parseRecords(bySha.payload) as Commit).sha, c.sha);
     const tag = await exec('commits', 'get', { ...widgets, ref: 'v1.0.0' });
-    assert.match((tag.result as Commit).commit.message, /\(10\)/);
+    assert.match((parseRecords(tag.payload) as Commit).commit.message, /\(10\)/);
     await assert.rejects(
       exec('commits', 'get', { ...widgets, ref: 'does-not-exist' }),
       domainError('INVALID_PARAMS', (e) =>
@@ -101,15 +104,15 @@ describe('commits', () => {
 describe('releases and labels', () => {
   it('lists releases by cursor and gets one by release_id', async () => {
     const pages = await allPages(exec, 'releases', 'list', { ...widgets, per_page: 2 });
-    const releases = pages.flatMap((p) => p.result as Named[]);
+    const releases = pages.flatMap((p) => parseRecords(p.payload) as Named[]);
     assert.deepEqual(
       releases.map((r) => r.tag_name),
       ['v2.0.0-beta.1', 'v1.1.0', 'v1.0.0'],
     );
     assert.equal(pages.length, 2);
     const one = await exec('releases', 'get', { ...widgets, release_id: releases[2]!.database_id });
-    assert.equal((one.result as Named).tag_name, 'v1.0.0');
-    assert.equal((one.result as { assets: unknown[] }).assets.length, 2);
+    assert.equal((parseRecords(one.payload) as Named).tag_name, 'v1.0.0');
+    assert.equal((parseRecords(one.payload) as { assets: unknown[] }).assets.length, 2);
     await assert.rejects(
       exec('releases', 'get', { ...widgets, release_id: 424242 }),
       domainError('UPSTREAM_NOT_FOUND'),
@@ -123,14 +126,14 @@ describe('releases and labels', () => {
   it('lists labels by cursor and gets one by a name with spaces; recorded labels keep precedence', async () => {
     const pages = await allPages(exec, 'labels', 'list', { ...widgets, per_page: 4 });
     assert.deepEqual(
-      pages.flatMap((p) => (p.result as Named[]).map((l) => l.name)),
+      pages.flatMap((p) => (parseRecords(p.payload) as Named[]).map((l) => l.name)),
       ['bug', 'documentation', 'enhancement', 'good first issue', 'help wanted', 'question'],
     );
     const label = await exec('labels', 'get', { ...widgets, name: 'good first issue' });
     assert.equal(fake.requests.at(-1)?.path, '/repos/ces-demo/widgets/labels/good%20first%20issue');
-    assert.equal((label.result as Named).name, 'good first issue');
+    assert.equal((parseRecords(label.payload) as Named).name, 'good first issue');
     const recorded = await exec('labels', 'list', { owner: 'octokit-fixture-org', repo: 'labels' });
-    assert.equal((recorded.result as Named[])[0]?.database_id, 1000);
+    assert.equal((parseRecords(recorded.payload) as Named[])[0]?.database_id, 1000);
     await assert.rejects(
       exec('labels', 'get', { ...widgets, name: 'wontfix' }),
       domainError('UPSTREAM_NOT_FOUND'),
@@ -140,8 +143,9 @@ describe('releases and labels', () => {
 
 describe('issues api_search', () => {
   it('sends query as q, returns items with total_count and incomplete_results, and pages by cursor', async () => {
-    const listed = (await exec('issues', 'list', { ...widgets, state: 'all', labels: 'bug', per_page: 100 }))
-      .result as Item[];
+    const listed = parseRecords(
+      (await exec('issues', 'list', { ...widgets, state: 'all', labels: 'bug', per_page: 100 })).payload,
+    ) as Item[];
     const expected = listed.filter((i) => i.pull_request === undefined).map((i) => i.number);
     const query = 'repo:ces-demo/widgets is:issue label:bug';
     const pages = await allPages(exec, 'issues', 'api_search', { query, per_page: 3 });
@@ -149,7 +153,7 @@ describe('issues api_search', () => {
       fake.requests.at(-pages.length)?.path,
       '/search/issues?q=repo%3Aces-demo%2Fwidgets+is%3Aissue+label%3Abug&per_page=3',
     );
-    const found = pages.flatMap((p) => (p.result as Item[]).map((i) => i.number));
+    const found = pages.flatMap((p) => (parseRecords(p.payload) as Item[]).map((i) => i.number));
     assert.deepEqual(
       [...found].sort((a, b) => a - b),
       [...expected].sort((a, b) => a - b),
@@ -170,7 +174,7 @@ describe('issues api_search', () => {
       sort: 'created',
       order: 'asc',
     });
-    const numbers = pages.flatMap((p) => (p.result as Item[]).map((i) => i.number));
+    const numbers = pages.flatMap((p) => (parseRecords(p.payload) as Item[]).map((i) => i.number));
     assert.deepEqual(
       numbers,
       Array.from({ length: 250 }, (_, k) => k + 1),
@@ -187,7 +191,7 @@ describe('issues api_search', () => {
     });
     assert.equal(out.connector_metadata.total_count, 2);
     assert.deepEqual(
-      (out.result as Array<{ title: string }>).map((i) => i.title),
+      (parseRecords(out.payload) as Array<{ title: string }>).map((i) => i.title),
       ['Sesame seeds split without a pop!', 'The doors don’t open'],
     );
   });

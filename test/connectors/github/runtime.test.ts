@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { flipBit } from '../../helpers/cursors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../../helpers/fake-runtime.ts';
@@ -51,10 +52,10 @@ describe('GitHub definition against the GitHub fake', () => {
     }
     assert.equal(pages.length, 5);
     assert.deepEqual(
-      pages.map((p) => (p.result as Issue[]).length),
+      pages.map((p) => (parseRecords(p.payload) as Issue[]).length),
       [3, 3, 3, 3, 1],
     );
-    const numbers = pages.flatMap((p) => (p.result as Issue[]).map((i) => i.number));
+    const numbers = pages.flatMap((p) => (parseRecords(p.payload) as Issue[]).map((i) => i.number));
     assert.equal(new Set(numbers).size, 13);
     assert.deepEqual(pages.at(-1)!.connector_metadata, { has_next_page: false, end_cursor: null });
     assert.deepEqual(
@@ -82,36 +83,36 @@ describe('GitHub definition against the GitHub fake', () => {
       state: 'all',
       per_page: 10,
     });
-    assert.equal((first.result as Issue[]).length, 10);
+    assert.equal((parseRecords(first.payload) as Issue[]).length, 10);
     assert.match(fake.requests[0]!.path, /[?&]per_page=10\b/);
     let out = first;
-    let total = (first.result as Issue[]).length;
+    let total = (parseRecords(first.payload) as Issue[]).length;
     while (out.connector_metadata.has_next_page) {
       out = await exec('issues', 'list', { cursor: out.connector_metadata.end_cursor });
-      total += (out.result as Issue[]).length;
+      total += (parseRecords(out.payload) as Issue[]).length;
     }
     assert.equal(total, 25);
   });
 
   it('gets issues, pull requests, comments, repositories and users', async () => {
     const issue = await exec('issues', 'get', { owner: 'ces-demo', repo: 'widgets', number: 1 });
-    assert.equal((issue.result as Issue).number, 1);
+    assert.equal((parseRecords(issue.payload) as Issue).number, 1);
     assert.deepEqual(issue.connector_metadata, { has_next_page: false, end_cursor: null });
     const pulls = await exec('pull_requests', 'list', { owner: 'ces-demo', repo: 'widgets', state: 'all' });
     assert.deepEqual(
-      (pulls.result as Issue[]).map((p) => p.number).sort((a, b) => a - b),
+      (parseRecords(pulls.payload) as Issue[]).map((p) => p.number).sort((a, b) => a - b),
       [5, 10, 15, 20, 25],
     );
     const pull = await exec('pull_requests', 'get', { owner: 'ces-demo', repo: 'widgets', number: 5 });
-    assert.equal((pull.result as Issue).number, 5);
+    assert.equal((parseRecords(pull.payload) as Issue).number, 5);
     const comments = await exec('comments', 'list', { owner: 'ces-demo', repo: 'widgets', number: 1 });
-    assert.equal((comments.result as unknown[]).length, 3);
+    assert.equal((parseRecords(comments.payload) as unknown[]).length, 3);
     const repo = await exec('repositories', 'get', { owner: 'ces-demo', repo: 'widgets' });
-    assert.equal((repo.result as { full_name: string }).full_name, 'ces-demo/widgets');
+    assert.equal((parseRecords(repo.payload) as { full_name: string }).full_name, 'ces-demo/widgets');
     const repos = await exec('repositories', 'list', { owner: 'octocat' });
-    assert.ok((repos.result as Array<{ name: string }>).some((r) => r.name === 'Hello-World'));
+    assert.ok((parseRecords(repos.payload) as Array<{ name: string }>).some((r) => r.name === 'Hello-World'));
     const user = await exec('users', 'get', { username: 'octocat' });
-    assert.equal((user.result as { login: string }).login, 'octocat');
+    assert.equal((parseRecords(user.payload) as { login: string }).login, 'octocat');
   });
 
   it('maps a rejected token to UPSTREAM_AUTH_FAILED without echoing the token', async () => {

@@ -17,6 +17,7 @@ import {
   refreshSettings,
   tokenTarget,
 } from '../../../src/connectors/runtime/oauth2.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 import {
@@ -157,7 +158,7 @@ describe('Gong OAuth2.0 through the runtime', () => {
     );
     const before = fake.requests.length;
     const out = await listUsers(checked);
-    assert.equal((out.result as unknown[]).length, 100);
+    assert.equal((parseRecords(out.payload) as unknown[]).length, 100);
     assert.equal(out.connector_metadata.total_records, 230);
     const sent = fake.requests.slice(before);
     assert.deepEqual(sent.map(route), ['GET /v2/users']);
@@ -210,7 +211,7 @@ describe('Gong OAuth2.0 through the runtime', () => {
     const store = new MemoryStore(oauthCredentials({ ...grant }));
     fake.oauth.expireAccessTokens();
     const out = await listUsers(store.current, store);
-    assert.equal((out.result as unknown[]).length, 100);
+    assert.equal((parseRecords(out.payload) as unknown[]).length, 100);
     assert.deepEqual(fake.requests.map(route), ['GET /v2/users', `POST ${GONG_TOKEN_PATH}`, 'GET /v2/users']);
     assert.equal(bearer(fake.requests[0]!), grant.access_token);
     assert.equal(presented(fake.requests[1]!), grant.refresh_token);
@@ -223,7 +224,7 @@ describe('Gong OAuth2.0 through the runtime', () => {
     const store = new MemoryStore(oauthCredentials({ refresh_token: grant.refresh_token }));
     fake.oauth.tokenDelayMs = 50;
     const outs = await Promise.all(Array.from({ length: 6 }, () => listUsers(store.current, store)));
-    for (const out of outs) assert.equal((out.result as unknown[]).length, 100);
+    for (const out of outs) assert.equal((parseRecords(out.payload) as unknown[]).length, 100);
     assert.equal(fake.tokenRequests().length, 1);
     assert.equal(new Set(fake.apiRequests().map(bearer)).size, 1);
     assert.equal(fake.apiRequests().length, 6);
@@ -274,6 +275,6 @@ describe('Gong OAuth2.0 through the runtime', () => {
     );
     assert.equal(fake.tokenRequests().length, 1, 'the refresh request is never repeated');
     const out = await listUsers(oauthCredentials({ refresh_token: grant.refresh_token }));
-    assert.equal((out.result as unknown[]).length, 100);
+    assert.equal((parseRecords(out.payload) as unknown[]).length, 100);
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { systemClock } from '../../../src/connectors/runtime/clock.ts';
 import type { ConnectorRuntime, ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { resolveBaseUrl } from '../../../src/connectors/runtime/request.ts';
 import { cursorBytes, cursorPlaintext, flipBit } from '../../helpers/cursors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
@@ -65,7 +66,7 @@ async function all(entity: string, params: Record<string, unknown>) {
     assert.ok(pages.length < 50, 'paging never ends');
     pages.push(await exec(entity, 'list', { cursor: pages.at(-1)!.connector_metadata.end_cursor }));
   }
-  return { pages, records: pages.flatMap((p) => p.result as Array<Record<string, unknown>>) };
+  return { pages, records: pages.flatMap((p) => parseRecords(p.payload) as Array<Record<string, unknown>>) };
 }
 
 const bodyOf = (i: number) => JSON.parse(fake.requests[i]!.body) as Record<string, unknown>;
@@ -83,7 +84,7 @@ describe('Gong definition against the Gong fake', () => {
   it('pages all 230 users by params.cursor, Gong cursor in the query, 100 per page', async () => {
     const { pages, records } = await all('users', {});
     assert.deepEqual(
-      pages.map((p) => (p.result as unknown[]).length),
+      pages.map((p) => (parseRecords(p.payload) as unknown[]).length),
       [100, 100, 30],
     );
     assert.equal(new Set(records.map((u) => u.id)).size, 230);
@@ -117,7 +118,7 @@ describe('Gong definition against the Gong fake', () => {
     assert.equal(out.connector_metadata.total_records, 232);
     assert.equal(fake.requests[0]!.path, '/v2/users?includeAvatars=true');
     const user = await exec('users', 'get', { id: '234599484848007' });
-    assert.equal((user.result as { id: string }).id, '234599484848007');
+    assert.equal((parseRecords(user.payload) as { id: string }).id, '234599484848007');
     assert.deepEqual(user.connector_metadata, { has_next_page: false, end_cursor: null });
   });
 
@@ -145,7 +146,7 @@ describe('Gong definition against the Gong fake', () => {
       assert.equal(q.has('cursor'), i > 0);
     }
     const call = await exec('calls', 'get', { id: expected[0] });
-    assert.deepEqual(call.result, records[0]);
+    assert.deepEqual(parseRecords(call.payload), records[0]);
   });
 
   it('refuses calls.list without both dates, or with a malformed one, before any request', async () => {
@@ -219,7 +220,7 @@ describe('Gong definition against the Gong fake', () => {
     assert.deepEqual(fake.requests, []);
     const one = await exec('calls_extensive', 'list', { filter: { callIds: ['7782342274025937003'] } });
     assert.deepEqual(
-      (one.result as Array<{ metaData: { id: string } }>).map((c) => c.metaData.id),
+      (parseRecords(one.payload) as Array<{ metaData: { id: string } }>).map((c) => c.metaData.id),
       ['7782342274025937003'],
     );
     assert.equal(one.connector_metadata.has_next_page, false);
@@ -253,7 +254,7 @@ describe('Gong definition against the Gong fake', () => {
   it('lists workspaces in one unpaged answer', async () => {
     const out = await exec('workspaces', 'list', {});
     assert.deepEqual(
-      (out.result as Array<{ name: string }>).map((w) => w.name),
+      (parseRecords(out.payload) as Array<{ name: string }>).map((w) => w.name),
       ['Sales', 'Customer Success', 'Recruiting'],
     );
     assert.deepEqual(out.connector_metadata, { has_next_page: false, end_cursor: null });
@@ -304,7 +305,7 @@ describe('Gong definition against the Gong fake', () => {
       fromDateTime: '2030-01-01T00:00:00Z',
       toDateTime: '2030-02-01T00:00:00Z',
     });
-    assert.deepEqual(empty.result, []);
+    assert.deepEqual(parseRecords(empty.payload), []);
     assert.deepEqual(empty.connector_metadata, {
       total_records: null,
       has_next_page: false,
@@ -317,7 +318,7 @@ describe('Gong definition against the Gong fake', () => {
   it('retries a 429 after its Retry-After, and maps it to UPSTREAM_RATE_LIMITED when it persists', async () => {
     fake.failNext({ status: 429, headers: { 'Retry-After': '4' } });
     const ok = await exec('workspaces', 'list', {});
-    assert.equal((ok.result as unknown[]).length, 3);
+    assert.equal((parseRecords(ok.payload) as unknown[]).length, 3);
     assert.deepEqual(clock.sleeps, [4000]);
     fake.failNext({ status: 429, headers: { 'Retry-After': '4' }, times: 10, match: '/v2/calls/transcript' });
     const seen = fake.requests.length;

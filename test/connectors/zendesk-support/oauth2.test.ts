@@ -8,6 +8,7 @@ import { resolveCredentials } from '../../../src/connectors/credentials.ts';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { refreshSettings, tokenTarget } from '../../../src/connectors/runtime/oauth2.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { json, runtime, startServer } from '../../unit/connectors/helpers.ts';
 
 const zendesk = DefinitionRegistry.default().bySlug('zendesk-support')!;
@@ -104,7 +105,7 @@ describe('Zendesk OAuth2.0 with refresh', () => {
       action: 'list',
       params: {},
     });
-    assert.deepEqual(out.result, [{ id: 7 }]);
+    assert.deepEqual(parseRecords(out.payload), [{ id: 7 }]);
     assert.deepEqual(
       server.seen.map((r) => `${r.method} ${r.url.split('?')[0]}`),
       ['GET /api/v2/groups', 'POST /oauth/tokens', 'GET /api/v2/groups'],

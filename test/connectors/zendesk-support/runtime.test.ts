@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import { ConnectorRuntime, type ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import type { DomainError } from '../../../src/errors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { closeChecked, runtimeFor } from '../../helpers/fake-runtime.ts';
@@ -58,7 +59,7 @@ const upstreamOf = (e: DomainError) => e.extra?.upstream as { status: number; bo
 const paths = () => fake.requests.map((r) => r.path);
 
 type Rec = { id: number; [k: string]: unknown };
-const ids = (out: ExecuteOutput) => (out.result as Rec[]).map((r) => r.id);
+const ids = (out: ExecuteOutput) => (parseRecords(out.payload) as Rec[]).map((r) => r.id);
 
 async function pageAll(entity: string, params: Record<string, unknown>): Promise<ExecuteOutput[]> {
   const pages = [await exec(entity, 'list', params)];
@@ -102,7 +103,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
     assert.equal(users.connector_metadata.has_next_page, false);
     const agents = await exec('users', 'list', { role: 'agent' }, OAUTH);
     assert.deepEqual(
-      (agents.result as Rec[]).map((u) => u.name),
+      (parseRecords(agents.payload) as Rec[]).map((u) => u.name),
       ['Blake Agent', 'Casey Agent'],
     );
     assert.deepEqual(paths(), [
@@ -139,7 +140,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
     assert.equal(offset.length, 3);
     assert.equal(cursor.length, 3);
     const byUpdate = (pages: ExecuteOutput[]) =>
-      pages.flatMap((p) => (p.result as Rec[]).map((t) => t.updated_at as string));
+      pages.flatMap((p) => (parseRecords(p.payload) as Rec[]).map((t) => t.updated_at as string));
     const updated = byUpdate(offset);
     assert.deepEqual(updated, [...updated].sort().reverse());
     assert.notDeepEqual(
@@ -152,27 +153,27 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
 
   it('gets one ticket, user, organization and attachment; lists organizations and groups', async () => {
     const ticket = await exec('tickets', 'get', { ticket_id: 3 });
-    assert.equal((ticket.result as Rec).id, 3);
-    assert.equal((ticket.result as Rec).subject, 'Ticket 3: refund request');
+    assert.equal((parseRecords(ticket.payload) as Rec).id, 3);
+    assert.equal((parseRecords(ticket.payload) as Rec).subject, 'Ticket 3: refund request');
     assert.deepEqual(ticket.connector_metadata, { has_next_page: false, end_cursor: null });
     const user = await exec('users', 'get', { user_id: 372000000004 });
-    assert.equal((user.result as Rec).email, 'dana@acme.example');
+    assert.equal((parseRecords(user.payload) as Rec).email, 'dana@acme.example');
     const org = await exec('organizations', 'get', { organization_id: 360000100001 });
-    assert.equal((org.result as Rec).name, 'Acme Corp');
+    assert.equal((parseRecords(org.payload) as Rec).name, 'Acme Corp');
     const orgs = await exec('organizations', 'list', {});
     assert.deepEqual(
-      (orgs.result as Rec[]).map((o) => o.name),
+      (parseRecords(orgs.payload) as Rec[]).map((o) => o.name),
       ['Acme Corp', 'Globex'],
     );
     const groups = await exec('groups', 'list', { page: 1, per_page: 1 });
     assert.deepEqual(
-      (groups.result as Rec[]).map((g) => g.name),
+      (parseRecords(groups.payload) as Rec[]).map((g) => g.name),
       ['Support'],
     );
     assert.equal(groups.connector_metadata.count, 2);
     const rest = await exec('groups', 'list', { cursor: groups.connector_metadata.end_cursor });
     assert.deepEqual(
-      (rest.result as Rec[]).map((g) => g.name),
+      (parseRecords(rest.payload) as Rec[]).map((g) => g.name),
       ['Billing'],
     );
   });
@@ -186,7 +187,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
       content_type: string;
       size: number;
     };
-    const comments = out.result as Array<Rec & { public: boolean; attachments: Attachment[] }>;
+    const comments = parseRecords(out.payload) as Array<Rec & { public: boolean; attachments: Attachment[] }>;
     assert.equal(comments.length, 3);
     assert.deepEqual(
       comments.map((c) => c.public),
@@ -210,7 +211,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
     const shown = await exec('attachments', 'get', { attachment_id: log.id });
     assert.deepEqual(
       (({ id, file_name, size, content_url }) => ({ id, file_name, size, content_url }))(
-        shown.result as Attachment,
+        parseRecords(shown.payload) as Attachment,
       ),
       { id: log.id, file_name: 'crash.log', size: log.size, content_url: log.content_url },
     );
@@ -228,7 +229,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
       assignee_id: 372000000002,
     };
     const created = await exec('tickets', 'create', { ticket });
-    const t = created.result as Rec;
+    const t = parseRecords(created.payload) as Rec;
     assert.equal(t.id, 31);
     assert.equal(t.subject, 'Printer jam');
     assert.equal(t.status, 'open');
@@ -243,7 +244,7 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
       ticket_id: 31,
       ticket: { status: 'solved', comment: { body: 'Cleared the jam.', public: false } },
     });
-    assert.equal((updated.result as Rec).status, 'solved');
+    assert.equal((parseRecords(updated.payload) as Rec).status, 'solved');
     const put = fake.requests.at(-1)!;
     assert.equal(put.method, 'PUT');
     assert.equal(put.path, '/api/v2/tickets/31');
@@ -252,14 +253,17 @@ describe('Zendesk Support definition against the Zendesk fake', () => {
     });
     const comments = await exec('ticket_comments', 'list', { ticket_id: 31 });
     assert.deepEqual(
-      (comments.result as Array<{ body: string; public: boolean }>).map((c) => [c.body, c.public]),
+      (parseRecords(comments.payload) as Array<{ body: string; public: boolean }>).map((c) => [
+        c.body,
+        c.public,
+      ]),
       [
         ['The printer ate my report.', true],
         ['Cleared the jam.', false],
       ],
     );
     const again = await exec('tickets', 'get', { ticket_id: 31 });
-    assert.equal((again.result as Rec).status, 'solved');
+    assert.equal((parseRecords(again.payload) as Rec).status, 'solved');
   });
 
   it("maps a rejected credential to UPSTREAM_AUTH_FAILED with Zendesk's message, never the token", async () => {

@@ -6,6 +6,7 @@ import { catalogDetail } from '../../../src/connectors/catalog.ts';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { cursorBytes, cursorPlaintext, flipBit } from '../../helpers/cursors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { CURSOR_KEY, json, runtime, startServer } from './helpers.ts';
@@ -195,10 +196,10 @@ describe('a body-paged POST search through the runtime', () => {
     server.seen.length = 0;
     const params = { filter: { team: 'red', ids: [1, 2] }, options: { deep: { x: 1 } }, limit: 2 };
     let out = await exec(params);
-    const ids = [...(out.result as Array<{ id: number }>)];
+    const ids = [...(parseRecords(out.payload) as Array<{ id: number }>)];
     while (out.connector_metadata.has_next_page) {
       out = await exec({ cursor: out.connector_metadata.end_cursor });
-      ids.push(...(out.result as Array<{ id: number }>));
+      ids.push(...(parseRecords(out.payload) as Array<{ id: number }>));
     }
     assert.deepEqual(
       ids.map((r) => r.id),
@@ -255,7 +256,7 @@ describe('a body-paged POST search through the runtime', () => {
     const ok = await exec({
       filter: { team: 'r', from: '2024-01-01T00:00:00Z', kind: 'a', scope: { any: [1] } },
     });
-    assert.equal((ok.result as unknown[]).length, 2);
+    assert.equal((parseRecords(ok.payload) as unknown[]).length, 2);
   });
 
   it('an upstream list of error strings becomes the message', async () => {

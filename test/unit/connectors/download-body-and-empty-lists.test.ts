@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { json, runtime, startServer } from './helpers.ts';
 
@@ -132,11 +133,11 @@ describe('declared options: not_found_is_empty and download.body', () => {
 
   it('a 404 on a not_found_is_empty list is an empty last page; elsewhere it stays UPSTREAM_NOT_FOUND', async () => {
     const empty = await run('clips', 'list', { since: 'never', 'owner-id': 'u-1' });
-    assert.deepEqual(empty.result, []);
+    assert.deepEqual(parseRecords(empty.payload), []);
     assert.deepEqual(empty.connector_metadata, { total: null, has_next_page: false, end_cursor: null });
     assert.equal(api.seen.at(-1)?.url, '/v1/clips?since=never&owner-id=u-1');
     const full = await run('clips', 'list', { since: 'today' });
-    assert.deepEqual(full.result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords(full.payload), [{ id: 1 }]);
     await assert.rejects(run('albums', 'list', {}), (e: unknown) => {
       assert.ok(e instanceof DomainError);
       assert.equal(e.code, 'UPSTREAM_NOT_FOUND');

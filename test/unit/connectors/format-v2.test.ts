@@ -16,6 +16,7 @@ import {
   tokenResponse,
 } from '../../../src/connectors/runtime/oauth2.ts';
 import { nextPage, type PageContext } from '../../../src/connectors/runtime/paginators.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import type { Pagination } from '../../../src/connectors/schema.ts';
 import { cursorPlaintext } from '../../helpers/cursors.ts';
 import { CURSOR_KEY, json, loadErrors, runtime, type SeenRequest, startServer } from './helpers.ts';
@@ -208,7 +209,7 @@ describe('format v2 on the wire', () => {
     let cursor: unknown;
     for (let i = 0; i < 5; i++) {
       const out = await exec('widgets', 'list', cursor === undefined ? { limit: 2 } : { cursor });
-      ids.push(...(out.result as Array<{ id: string }>).map((w) => w.id));
+      ids.push(...(parseRecords(out.payload) as Array<{ id: string }>).map((w) => w.id));
       cursor = out.connector_metadata.end_cursor;
       if (!out.connector_metadata.has_next_page) break;
     }
@@ -233,7 +234,7 @@ describe('format v2 on the wire', () => {
       page_size: 10,
     });
     const second = await exec('widgets', 'api_search', { cursor: first.connector_metadata.end_cursor });
-    assert.deepEqual(second.result, [{ id: 's1' }]);
+    assert.deepEqual(parseRecords(second.payload), [{ id: 's1' }]);
     assert.equal(JSON.parse(last().body).after, '1');
     assert.equal(JSON.parse(last().body).label, 'search for a@b.c');
     await exec('widgets', 'api_search', {});
@@ -245,10 +246,10 @@ describe('format v2 on the wire', () => {
   it('follows a cursor from a response header', async () => {
     const seen: unknown[] = [];
     let out = await exec('events', 'list', {});
-    seen.push(...(out.result as unknown[]));
+    seen.push(...(parseRecords(out.payload) as unknown[]));
     while (out.connector_metadata.has_next_page) {
       out = await exec('events', 'list', { cursor: out.connector_metadata.end_cursor });
-      seen.push(...(out.result as unknown[]));
+      seen.push(...(parseRecords(out.payload) as unknown[]));
     }
     assert.deepEqual(seen, [{ id: 0 }, { id: 1 }, { id: 2 }]);
   });
@@ -279,7 +280,7 @@ describe('the client_credentials grant, with the API host taken from the token r
       });
     try {
       // No token yet: one is obtained first, and the API is called on the host the answer named.
-      assert.deepEqual((await run({})).result, [{ id: 1 }]);
+      assert.deepEqual(parseRecords((await run({})).payload), [{ id: 1 }]);
       const [token, call] = server.seen;
       assert.equal(token?.headers.authorization, `Basic ${Buffer.from('cid:csecret').toString('base64')}`);
       assert.equal(token?.headers['content-type'], 'application/x-www-form-urlencoded');
@@ -287,9 +288,10 @@ describe('the client_credentials grant, with the API host taken from the token r
       assert.equal(call?.url, '/v2/events');
       assert.equal(call?.headers.authorization, 'Bearer tok-1');
       // A token the provider no longer takes: a new one, and the call once more.
-      assert.deepEqual((await run({ access_token: 'revoked', instance_url: server.url })).result, [
-        { id: 1 },
-      ]);
+      assert.deepEqual(
+        parseRecords((await run({ access_token: 'revoked', instance_url: server.url })).payload),
+        [{ id: 1 }],
+      );
       assert.deepEqual(
         server.seen.slice(2).map((r) => [r.url, r.headers.authorization]),
         [

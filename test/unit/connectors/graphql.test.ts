@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { nextPage } from '../../../src/connectors/runtime/paginators.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { domainError } from '../../helpers/domain-error.ts';
 import { json, runtime, startServer } from './helpers.ts';
@@ -184,10 +185,10 @@ describe('a GraphQL operation through the runtime', () => {
   it('sends {query, variables} and pages to the end through signed cursors', async () => {
     server.seen.length = 0;
     let out = await exec({ owner: 'acme', open: true });
-    const ids = [...(out.result as Array<{ id: string }>)];
+    const ids = [...(parseRecords(out.payload) as Array<{ id: string }>)];
     while (out.connector_metadata.has_next_page) {
       out = await exec({ cursor: out.connector_metadata.end_cursor });
-      ids.push(...(out.result as Array<{ id: string }>));
+      ids.push(...(parseRecords(out.payload) as Array<{ id: string }>));
     }
     assert.deepEqual(
       ids.map((b) => b.id),
@@ -209,7 +210,7 @@ describe('a GraphQL operation through the runtime', () => {
   it('lets a param override a constant variable', async () => {
     server.seen.length = 0;
     const out = await exec({ owner: 'acme', per_page: 5 });
-    assert.equal((out.result as unknown[]).length, 5);
+    assert.equal((parseRecords(out.payload) as unknown[]).length, 5);
     assert.equal(out.connector_metadata.has_next_page, false);
     assert.deepEqual(JSON.parse(server.seen[0]?.body ?? '').variables, { first: 5, owner: 'acme' });
   });

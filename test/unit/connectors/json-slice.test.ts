@@ -3,13 +3,13 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { WASM_MAX_BYTES } from '../../../src/connectors/runtime/bracket-scan.ts';
 import { atPath } from '../../../src/connectors/runtime/dpath.ts';
-import { recordTexts } from '../../../src/connectors/runtime/executor.ts';
 import {
   arrayElements,
   cutList,
   cutWholeList,
   jsonSlice,
 } from '../../../src/connectors/runtime/json-slice.ts';
+import { recordsPayload, recordTexts } from '../../../src/connectors/runtime/payload.ts';
 
 const slice = (text: string, path: string[]) => jsonSlice(Buffer.from(text), path)?.toString('utf8');
 
@@ -96,19 +96,15 @@ describe('arrayElements', () => {
   });
 
   it("gives the sync each record's text only when the result is the list of those bytes", () => {
-    const rawResult = Buffer.from('[{"id":1,"t":"é"},{"id":2}]');
-    const result = JSON.parse(rawResult.toString('utf8'));
-    const meta = { has_next_page: false, end_cursor: null };
-    assert.deepEqual(recordTexts({ result, rawResult, connector_metadata: meta }), [
-      '{"id":1,"t":"é"}',
-      '{"id":2}',
-    ]);
-    assert.equal(recordTexts({ result, connector_metadata: meta }), undefined);
-    assert.equal(recordTexts({ result: [{ id: 1 }], rawResult, connector_metadata: meta }), undefined);
-    assert.equal(
-      recordTexts({ result: { id: 1 }, rawResult: Buffer.from('{"id":1}'), connector_metadata: meta }),
-      undefined,
-    );
+    const json = Buffer.from('[{"id":1,"t":"é"},{"id":2}]');
+    const records = JSON.parse(json.toString('utf8'));
+    assert.deepEqual(recordTexts(recordsPayload(records, json)), ['{"id":1,"t":"é"}', '{"id":2}']);
+    assert.equal(recordTexts(recordsPayload(records)), undefined);
+    assert.equal(recordTexts(recordsPayload([{ id: 1 }], json)), undefined);
+    assert.equal(recordTexts(recordsPayload({ id: 1 }, Buffer.from('{"id":1}'))), undefined);
+    // Bytes nobody parsed are not split here: the store that takes them parses them itself.
+    const source = { provider: 'Acme', operation: 'things.list' };
+    assert.equal(recordTexts({ kind: 'bytes', parts: [json], source }), undefined);
   });
 });
 

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { resolveAction, validateParams } from '../../../src/connectors/runtime/params.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { json, runtime, startServer } from './helpers.ts';
@@ -219,7 +220,7 @@ describe('integer params given as decimal strings', () => {
     let params: Record<string, unknown> = { per_page: '2', ids: ['5', '6'] };
     for (;;) {
       const page = await exec('items', 'list', params);
-      ids.push(...(page.result as Array<{ id: number }>).map((r) => r.id));
+      ids.push(...(parseRecords(page.payload) as Array<{ id: number }>).map((r) => r.id));
       if (!page.connector_metadata.has_next_page) break;
       params = { cursor: page.connector_metadata.end_cursor };
     }

@@ -16,6 +16,7 @@ import {
   tokenResponse,
   tokenTarget,
 } from '../../../src/connectors/runtime/oauth2.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { OAUTH_DEMO_YAML, oauthDemoDefinition } from '../../helpers/oauth.ts';
 import { json, loadErrors, runtime, type SeenRequest, startServer } from './helpers.ts';
@@ -398,7 +399,7 @@ describe('oauth2: the runtime', () => {
         : json(res, 401, {});
     token = (_req, res) => json(res, 200, { access_token: 'good' });
     const out = await exec(creds({ access_token: 'expired', refresh_token: 'rt' }));
-    assert.deepEqual(out.result, [{ id: 1 }]);
+    assert.deepEqual(parseRecords(out.payload), [{ id: 1 }]);
     assert.deepEqual(
       server.seen.map((r) => r.headers.authorization ?? r.url),
       ['Bearer expired', `Basic ${Buffer.from('cid:csecret').toString('base64')}`, 'Bearer good'],

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { DefinitionRegistry } from '../../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { ACME_CONFIG, ACME_KEY, acme, json, runtime, startServer } from './helpers.ts';
@@ -236,7 +237,7 @@ describe('ConnectorRuntime errors', () => {
         res.end();
       } else json(res, 200, { things: [{ id: 'moved' }] });
     };
-    assert.deepEqual((await exec()).result, [{ id: 'moved' }]);
+    assert.deepEqual(parseRecords((await exec()).payload), [{ id: 'moved' }]);
     respond = (res) => {
       res.writeHead(302, { location: 'https://evil.example/things' });
       res.end();
@@ -309,7 +310,7 @@ describe('egress policy', () => {
         action: 'get',
         params: { username: 'octocat' },
       });
-      assert.deepEqual(out.result, {
+      assert.deepEqual(parseRecords(out.payload), {
         login: 'octocat',
         id: 'MDQ6VXNlcjE=',
         node_id: 'MDQ6VXNlcjE=',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
+import type { ConnectorRuntime, ExecuteOutput } from '../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import { DomainError } from '../../../src/errors.ts';
 import { cursorPlaintext } from '../../helpers/cursors.ts';
@@ -90,11 +91,11 @@ describe('ConnectorRuntime paging', () => {
     const ids: unknown[] = [];
     let out = await exec(entity, 'list', params);
     let pages = 1;
-    ids.push(...(out.result as Array<{ id: number }>).map((r) => r.id));
+    ids.push(...(parseRecords(out.payload) as Array<{ id: number }>).map((r) => r.id));
     while (out.connector_metadata.has_next_page) {
       assert.equal(typeof out.connector_metadata.end_cursor, 'string');
       out = await exec(entity, 'list', { cursor: out.connector_metadata.end_cursor });
-      ids.push(...(out.result as Array<{ id: number }>).map((r) => r.id));
+      ids.push(...(parseRecords(out.payload) as Array<{ id: number }>).map((r) => r.id));
       pages++;
     }
     assert.equal(out.connector_metadata.end_cursor, null);
@@ -103,7 +104,7 @@ describe('ConnectorRuntime paging', () => {
 
   it('link_header: walks every page by cursor, with records from the selector and declared meta', async () => {
     const first = await exec('things', 'list', { folder: 'x' });
-    assert.deepEqual(first.result, [{ id: 1 }, { id: 2 }]);
+    assert.deepEqual(parseRecords(first.payload), [{ id: 1 }, { id: 2 }]);
     assert.equal(first.connector_metadata.total, 5);
     assert.deepEqual(await collect('things', { folder: 'x' }), { ids: [1, 2, 3, 4, 5], pages: 3 });
   });
@@ -126,40 +127,41 @@ describe('ConnectorRuntime paging', () => {
         params,
         unparsedRecords: true,
       });
+    /** The list's text of an answer that left it as bytes; undefined for one that parsed it. */
+    const listText = (out: ExecuteOutput) =>
+      out.payload.kind === 'bytes' ? Buffer.concat(out.payload.parts).toString('utf8') : undefined;
 
     it("leave the list as the provider's bytes where the runtime reads nothing inside it", async () => {
       const first = await bytes('things', { folder: 'x' });
-      assert.equal(first.unparsed, true);
-      assert.equal(String(first.rawResult), '[{"id":1},{"id":2}]');
+      assert.equal(listText(first), '[{"id":1},{"id":2}]');
       // What lies around the list is read as ever: meta, the next page.
       assert.equal(first.connector_metadata.total, 5);
       assert.equal(first.connector_metadata.has_next_page, true);
-      assert.deepEqual(first.result, [{ id: 1 }, { id: 2 }]);
+      assert.deepEqual(parseRecords(first.payload), [{ id: 1 }, { id: 2 }]);
       const second = await bytes('things', { cursor: first.connector_metadata.end_cursor });
-      assert.equal(String(second.rawResult), '[{"id":3},{"id":4}]');
+      assert.equal(listText(second), '[{"id":3},{"id":4}]');
       // Cursors and next URLs in the envelope, as for a whole-body list.
       for (const entity of ['cursors', 'links']) {
         const out = await bytes(entity, {});
-        assert.equal(out.unparsed, true, entity);
         assert.equal(out.connector_metadata.has_next_page, true, entity);
-        assert.deepEqual(JSON.parse(String(out.rawResult)), [{ id: 1 }, { id: 2 }], entity);
+        assert.deepEqual(JSON.parse(listText(out) ?? 'null'), [{ id: 1 }, { id: 2 }], entity);
       }
     });
 
     it('are parsed where paging counts them or reads the last one', async () => {
       for (const entity of ['pages', 'offsets']) {
         const out = await bytes(entity, {});
-        assert.equal(out.unparsed, undefined, entity);
-        assert.deepEqual(out.result, [{ id: 1 }, { id: 2 }], entity);
+        assert.equal(out.payload.kind, 'records', entity);
+        assert.deepEqual(parseRecords(out.payload), [{ id: 1 }, { id: 2 }], entity);
         assert.equal(out.connector_metadata.has_next_page, true, entity);
       }
     });
 
     it('that are not JSON fail whoever reads them, with the error a parsed answer gets', async () => {
       const out = await bytes('things', { folder: 'broken' });
-      assert.equal(out.unparsed, true);
+      assert.equal(out.payload.kind, 'bytes');
       const bad = (err: unknown) => err instanceof DomainError && err.code === 'UPSTREAM_BAD_RESPONSE';
-      assert.throws(() => out.result, bad);
+      assert.throws(() => parseRecords(out.payload), bad);
       await assert.rejects(exec('things', 'list', { folder: 'broken' }), bad);
     });
   });
@@ -182,17 +184,22 @@ describe('ConnectorRuntime paging', () => {
 
   it('treats cursor: null as a request for the first page', async () => {
     const out = await exec('things', 'list', { folder: 'x', cursor: null });
-    assert.deepEqual(out.result, [{ id: 1 }, { id: 2 }]);
+    assert.deepEqual(parseRecords(out.payload), [{ id: 1 }, { id: 2 }]);
   });
 
   it('get returns the object with has_next_page false and no cursor', async () => {
-    const { rawResult, ...out } = await exec('things', 'get', { folder: 'a/b', id: 7 });
-    assert.deepEqual(out, {
-      result: { id: 7, path: '/folders/a%2Fb/things/7' },
-      connector_metadata: { has_next_page: false, end_cursor: null },
-    });
+    const out = await exec('things', 'get', { folder: 'a/b', id: 7 });
+    assert.ok(out.payload.kind === 'records');
+    const { json: provided, value } = out.payload;
+    assert.deepEqual(
+      { value, connector_metadata: out.connector_metadata },
+      {
+        value: { id: 7, path: '/folders/a%2Fb/things/7' },
+        connector_metadata: { has_next_page: false, end_cursor: null },
+      },
+    );
     // The records are the whole body here, so the provider's bytes come along for the reply to reuse.
-    assert.deepEqual(JSON.parse(String(rawResult)), out.result);
+    assert.deepEqual(JSON.parse(String(provided)), value);
   });
 
   it('POSTs body params as JSON', async () => {

@@ -2,9 +2,10 @@
 // streams the file as execute's `download` does.
 import { Type } from 'typebox';
 import { openDownloadLink } from '../../../core/connectors/download-link.ts';
-import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
+import { executeConnector } from '../../../core/connectors/execute.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import type { App } from '../../app-types.ts';
+import { replyFile } from '../../execute-reply.ts';
 import { withErrors } from '../../schemas.ts';
 
 export function register(app: App, deps: CoreDeps) {
@@ -37,11 +38,8 @@ export function register(app: App, deps: CoreDeps) {
         range: request.headers.range,
         holdUntil: replied,
       });
-      if (!isDownload(out)) throw new Error('a download link ran an action other than download');
-      return reply
-        .code(out.file.status)
-        .headers({ ...out.file.headers, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
-        .send(out.file.body);
+      if (out.kind !== 'file') throw new Error('a download link ran an action other than download');
+      return replyFile(reply, out.file, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     },
   );
 }

@@ -1,10 +1,9 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { Type } from 'typebox';
-import { executeConnector, isDownload } from '../../../core/connectors/execute.ts';
+import { executeConnector } from '../../../core/connectors/execute.ts';
 import type { CoreDeps } from '../../../core/context.ts';
 import type { App } from '../../app-types.ts';
 import { ctxOf } from '../../auth.ts';
-import { REQUEST_ID_HEADER } from '../../request-id.ts';
+import { replyExecute } from '../../execute-reply.ts';
 import { JsonObject, withErrors } from '../../schemas.ts';
 
 const FieldPaths = Type.Union([
@@ -48,8 +47,6 @@ const Params = Type.Object(
   { additionalProperties: false },
 );
 
-const HEAD = Buffer.from(`{"status":"success","result":`);
-
 export function register(app: App, deps: CoreDeps) {
   app.post(
     '/api/v1/integrations/connectors/:id/execute',
@@ -83,39 +80,7 @@ export function register(app: App, deps: CoreDeps) {
         range: request.headers.range,
         holdUntil: replied,
       });
-      if (isDownload(out)) {
-        // Streamed as it arrives: memory stays flat whatever the file's size.
-        return reply.code(out.file.status).headers(out.file.headers).send(out.file.body);
-      }
-      // Not spread apart: reading `result` of an answer with bytes would build the records.
-      const { rawParts } = out;
-      if (rawParts) {
-        // Same document as serialising the envelope, minus re-encoding a result that is already JSON bytes.
-        // Written here as its pieces (an unparsed list: ranges of the upstream answer's chunks as they came) in
-        // one writev, the way Fastify would send one buffer (its headers, this request's id; its onResponse
-        // hooks still run when the response finishes), rather than copied into one buffer first: that copy and
-        // its allocation (external memory to V8, whose full collections it brings on) cost several percent of an
-        // execute's CPU, and a 30 MB answer would sit in memory twice.
-        const tail = Buffer.from(
-          `,"connector_metadata":${JSON.stringify(out.connector_metadata)},"execution_metadata":${JSON.stringify(out.execution_metadata)}}`,
-        );
-        reply.hijack();
-        const res = reply.raw;
-        // A fresh object (Fastify's headers and the response's): set on it rather than spread into another.
-        const headers = reply.getHeaders() as OutgoingHttpHeaders;
-        headers['content-type'] = 'application/json; charset=utf-8';
-        let length = HEAD.length + tail.length;
-        for (const part of rawParts) length += part.length;
-        headers['content-length'] = length;
-        headers[REQUEST_ID_HEADER] = request.id;
-        res.writeHead(200, headers);
-        res.cork();
-        res.write(HEAD);
-        for (const part of rawParts) res.write(part);
-        res.end(tail);
-        return reply;
-      }
-      return out;
+      return replyExecute(request, reply, out);
     },
   );
 }

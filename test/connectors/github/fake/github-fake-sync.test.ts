@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { Octokit } from '@octokit/rest';
 import { DefinitionRegistry } from '../../../../src/connectors/registry.ts';
 import type { ConnectorRuntime } from '../../../../src/connectors/runtime/executor.ts';
+import { parseRecords } from '../../../../src/connectors/runtime/payload.ts';
 import { render } from '../../../../src/connectors/template.ts';
 import { closeChecked, runtimeFor } from '../../../helpers/fake-runtime.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './index.ts';
@@ -216,7 +217,7 @@ describe('the GitHub definition’s context_store against the fake', () => {
         action: 'list',
         params: next,
       });
-      records.push(...(out.result as Record<string, unknown>[]));
+      records.push(...(parseRecords(out.payload) as Record<string, unknown>[]));
       const meta = out.connector_metadata as { has_next_page: boolean; end_cursor: string | null };
       next = meta.has_next_page ? { cursor: meta.end_cursor } : undefined;
     }
