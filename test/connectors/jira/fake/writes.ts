@@ -12,13 +12,15 @@ import {
   type UserRec,
 } from './dataset.ts';
 import type { Renderer } from './render.ts';
-import { isAdf, type PageTokens, parseDuration } from './wire.ts';
+import type { CursorCodec } from '../../kit/paging.ts';
+import { isAdf, parseDuration } from './wire.ts';
 
 /** What every route works with. */
 export interface Ctx {
   data: Dataset;
   render: Renderer;
-  tokens: PageTokens;
+  /** nextPageToken of the enhanced search, signed and bound to its JQL */
+  tokens: CursorCodec;
   /** the clock for writes (seeded records never use it) */
   now(): number;
   /** the credential's owner */
