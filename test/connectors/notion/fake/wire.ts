@@ -256,6 +256,3 @@ export function paginate<T extends { id: string }>(
 export function listBody(type: string, results: unknown[], next_cursor: string | null, has_more: boolean) {
   return { object: 'list', results, next_cursor, has_more, type, [type]: {}, request_id: requestId() };
 }
-
-/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
-export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';
