@@ -163,9 +163,6 @@ export function tsOf(seconds: number, micros = 0): string {
   return `${String(seconds).padStart(10, '0')}.${String(micros).padStart(6, '0')}`;
 }
 
-/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
-export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';
-
 /** Slack's body for an HTTP status injected with failNext when the fault brings none. */
 export function defaultFaultBody(status: number, path: string): unknown {
   if (status === 429) return { ok: false, error: 'ratelimited' };
