@@ -3,7 +3,7 @@
 // oauth.ts for the pages each part follows). The API root is the origin, so `url` === `origin`.
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)            → the fault (HubSpot's body by default)
-//   2. POST /oauth/v1/token                                           → OAuth token endpoint (oauth.ts)
+//   2. POST /oauth/v1/token                                           → OAuth token endpoint (oauth.ts on kit/token.ts)
 //   3. no, unknown or expired `Authorization: Bearer` token           → 401 INVALID_AUTHENTICATION /
 //                                                                       EXPIRED_AUTHENTICATION
 //   4. over a configured limit (daily, per second, search per second) → 429 RATE_LIMIT body + policyName
@@ -20,14 +20,16 @@
 //   PATCH  /crm/v3/objects/{objectType}/{objectId}    [Objects basic: update]
 //   DELETE /crm/v3/objects/{objectType}/{objectId}    [Objects basic: archive]     204
 //   POST   /crm/v3/objects/{objectType}/search        [Search: doSearch] (search.ts) {total, results, paging.next.after}
-//   POST   /oauth/v1/token                            [OAuth: token, refresh_token/authorization_code] (oauth.ts)
+//   POST   /oauth/v1/token                            [OAuth: token, refresh_token/authorization_code] (oauth.ts on kit/token.ts)
 // {objectType}: contacts, companies, deals, tickets (or 0-1, 0-2, 0-3, 0-5, singular names) and the custom
 // object `cars` as p24681357_cars, 2-7654321 or p_cars.
 // Dataset (dataset.ts): 64 contacts, 28 companies, 30 deals, 27 tickets, 12 cars by default, every 20th
 // archived; lists page 10 by default (`limit` up to 100), search 10 (up to 200).
 import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
+import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset, DEFAULT_COUNTS, type SeedCounts } from './dataset.ts';
-import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, HubSpotOAuthServer } from './oauth.ts';
+import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, hubspotTokenEndpoint } from './oauth.ts';
 import { createRoutes } from './routes.ts';
 import {
   type Answer,
@@ -93,7 +95,7 @@ export interface HubSpotFake {
   url: string;
   origin: string;
   /** the token endpoint's state: issue grants or codes, expire or revoke tokens, `issued`/`log` */
-  oauth: HubSpotOAuthServer;
+  oauth: TokenEndpoint;
   requests: RecordedRequest[];
   /** requests no route matched (answered 404/405 AND recorded here so tests can fail on them) */
   unhandled: RecordedRequest[];
@@ -104,12 +106,12 @@ export interface HubSpotFake {
 }
 
 export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<HubSpotFake> {
-  const oauth = new HubSpotOAuthServer(opts.oauth);
+  const oauth = hubspotTokenEndpoint(opts.oauth);
   const privateApp = new Set(opts.privateAppTokens ?? [HUBSPOT_FAKE_PRIVATE_APP_TOKEN]);
   const staticOauth = new Set(opts.oauthTokens ?? []);
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults: Array<HubSpotFault & { times: number }> = [];
+  const faults = new FaultQueue<HubSpotFault>();
   const limiter = new RateLimiter({
     ...(opts.rateLimitPerSecond === undefined ? {} : { perSecond: opts.rateLimitPerSecond }),
     ...(opts.searchRateLimitPerSecond === undefined
@@ -120,15 +122,6 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
   const data = new Dataset({ ...DEFAULT_COUNTS, ...opts.counts });
   const routes = createRoutes(data, { pageSize: opts.pageSize ?? 10, now: opts.now ?? (() => new Date()) });
   let origin = '';
-
-  const takeFault = (path: string): HubSpotFault | undefined => {
-    const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
 
   const authenticate = (header: string | undefined): 'private-app' | 'oauth' | Answer => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -150,16 +143,12 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
   };
 
   const handle = (recorded: RecordedRequest): Answer => {
-    const fault = takeFault(recorded.path);
+    const fault = faults.take(recorded.path);
     if (fault !== undefined) {
-      const headers = Object.fromEntries(
-        Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-      );
-      return {
-        status: fault.status,
-        headers: fault.status === 429 ? { ...exhaustedHeaders(), ...headers } : headers,
-        body: fault.body ?? defaultErrorBody(fault.status),
-      };
+      const answer = faultAnswer(fault, defaultErrorBody);
+      return fault.status === 429
+        ? { ...answer, headers: { ...exhaustedHeaders(), ...answer.headers } }
+        : answer;
     }
     const url = new URL(recorded.path, 'http://fake.invalid');
     if (url.pathname === HUBSPOT_TOKEN_PATH) {
@@ -213,9 +202,7 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     requests,
     unhandled,
     data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
+    failNext: (fault) => faults.push(fault),
     tokenRequests: () =>
       requests.filter((r) => new URL(r.path, 'http://fake.invalid').pathname === HUBSPOT_TOKEN_PATH),
     close: () => server.close(),
