@@ -27,6 +27,7 @@
 // archived; lists page 10 by default (`limit` up to 100), search 10 (up to 200).
 import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
 import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
+import { Router } from '../../kit/router.ts';
 import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset, DEFAULT_COUNTS, type SeedCounts } from './dataset.ts';
 import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, hubspotTokenEndpoint } from './oauth.ts';
@@ -120,7 +121,10 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     ...(opts.dailyLimit === undefined ? {} : { daily: opts.dailyLimit }),
   });
   const data = new Dataset({ ...DEFAULT_COUNTS, ...opts.counts });
-  const routes = createRoutes(data, { pageSize: opts.pageSize ?? 10, now: opts.now ?? (() => new Date()) });
+  const routes = new Router(
+    createRoutes(data, { pageSize: opts.pageSize ?? 10, now: opts.now ?? (() => new Date()) }),
+    { trailingSlash: true },
+  );
   let origin = '';
 
   const authenticate = (header: string | undefined): 'private-app' | 'oauth' | Answer => {
@@ -163,16 +167,11 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     if (limit.refused !== undefined) {
       return { status: 429, headers: limit.headers, body: rateLimitBody(limit.refused) };
     }
-    const result = routes({
-      method: recorded.method,
-      pathname: url.pathname,
-      query: url.searchParams,
-      body: recorded.body,
-      origin,
-    });
-    if (result === undefined || result === 'method') {
+    const result = routes.handle(recorded, { origin });
+    if (result === undefined) {
       unhandled.push(recorded);
-      return result === 'method'
+      // A path HubSpot serves, with another method: 405.
+      return routes.knowsPath(url.pathname)
         ? {
             status: 405,
             headers: limit.headers,
