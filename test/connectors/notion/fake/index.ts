@@ -37,8 +37,8 @@
 // Dataset: dataset.ts (34 users, 56 pages, 7 databases / 8 data sources, 130+ blocks under one page, comments).
 // Lists answer `page_size` records (max 100); without one, `pageSize` (default 100, as Notion).
 import { randomBytes } from 'node:crypto';
-import { type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { loadDefinition, tokenEndpointPath } from '../../kit/definition.ts';
+import { type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { Router } from '../../kit/router.ts';
 import { oauthError, safeEqual, TokenEndpoint } from '../../kit/token.ts';
 import type { Env } from './context.ts';
