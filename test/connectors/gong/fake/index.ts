@@ -15,7 +15,7 @@
 // Dataset (dataset.ts): 3 workspaces, `users` users (default 230) plus 2 avatars, `calls` calls (default 250)
 // scheduled every 5 hours from 2024-01-01T08:00:00Z, each with two parties and a transcript. Lists page by
 // `pageSize` records (Gong: 100).
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { Dataset } from './dataset.ts';
 import { type MediaHost, startMediaHost } from './media.ts';
 import { GONG_TOKEN_PATH, type GongOAuthOptions, GongOAuthServer } from './oauth.ts';
@@ -25,7 +25,7 @@ export { GONG_FAKE_CLIENT_ID, GONG_FAKE_CLIENT_SECRET, GONG_TOKEN_PATH, type Gon
 
 import { CursorCodec, errorBody, MESSAGES, parseAuth, RateLimiter, send } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 
 export interface GongFault {
   status: number;

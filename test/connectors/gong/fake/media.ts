@@ -10,7 +10,7 @@ import {
   type RecordingServer,
   send,
   startRecordingServer,
-} from '../../../fakes/shared/server.ts';
+} from '../../kit/server.ts';
 import type { CallRecord, Dataset } from './dataset.ts';
 
 const KEY = 'gong-fake-media-key';

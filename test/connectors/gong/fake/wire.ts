@@ -14,7 +14,7 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export type Auth = { kind: 'none' } | { kind: 'basic' } | { kind: 'bearer' } | { kind: 'bad' };
 

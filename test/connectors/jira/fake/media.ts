@@ -8,7 +8,7 @@ import {
   type RecordedRequest,
   type RecordingServer,
   startRecordingServer,
-} from '../../../fakes/shared/server.ts';
+} from '../../kit/server.ts';
 import type { AttachmentRec, Dataset } from './dataset.ts';
 import { type Result, send } from './wire.ts';
 

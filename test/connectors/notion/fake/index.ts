@@ -36,7 +36,7 @@
 // Hosted files (file/image/pdf blocks) point at a second server standing for Notion's S3 storage (media.ts).
 // Dataset: dataset.ts (34 users, 56 pages, 7 databases / 8 data sources, 130+ blocks under one page, comments).
 // Lists answer `page_size` records (max 100); without one, `pageSize` (default 100, as Notion).
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import type { Env } from './context.ts';
 import { Dataset } from './dataset.ts';
 import { type MediaHost, startMediaHost } from './media.ts';
@@ -57,7 +57,7 @@ import {
   send,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export {
   NOTION_FAKE_CLIENT_ID,
   NOTION_FAKE_CLIENT_SECRET,

@@ -12,7 +12,7 @@ import {
   type RecordingServer,
   send,
   startRecordingServer,
-} from '../../../fakes/shared/server.ts';
+} from '../../kit/server.ts';
 import type { Dataset, FileRef } from './dataset.ts';
 import { safeEqual } from './wire.ts';
 

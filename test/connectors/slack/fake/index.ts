@@ -35,7 +35,7 @@
 //   oauth.v2.access [oauth_v2_access]             oauth.ts
 // Cursor lists page by the client's `limit` (Slack's max 1000, 999 for history) or `pageSize` (default 10);
 // files.list by `count`, default `pageSize`. Dataset: dataset.ts.
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import type { Actor, Ctx, MethodTable } from './context.ts';
 import { BOT_USER_ID, Dataset } from './dataset.ts';
 import { isFilePath, serveFile, signInPage } from './files.ts';
@@ -46,7 +46,7 @@ import { historyMethods } from './routes-history.ts';
 import { userFileMethods } from './routes-users-files.ts';
 import { type Answer, defaultFaultBody, fail, methodOf, parseArgs, RateLimiter, send } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { APP_ID, BOT_ID, BOT_USER_ID, TEAM } from './dataset.ts';
 export {
   SLACK_FAKE_CLIENT_ID,
