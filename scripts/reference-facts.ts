@@ -7,6 +7,9 @@
 //   npm run reference:facts -- --hosted-sdk DIR   # also the hosted connectors' record types, from the hosted
 //                                                 # service's SDK repository at DIR (a checkout or a bare git dir)
 //
+// Provider descriptions whose operation facts would pass ~400 KB keep only the operations listed in
+// test/reference/providers/<slug>.operations.txt (one "METHOD /path" a line, as the facts key them).
+//
 // The only code in the repository allowed to read outside it (scripts/check-self-contained.mjs makes the
 // exception). What is kept of each kind of description: scripts/reference-facts/*.ts.
 import { execFileSync } from 'node:child_process';
