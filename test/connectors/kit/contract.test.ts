@@ -176,6 +176,14 @@ describe('fake contract', () => {
   });
 
   it('applies the per-provider options, each only where given', () => {
+    assert.deepEqual(kinds([exchange('GET', '/v1/things/7', { body: WIDGET })]), ['path']);
+    const alias = { aliases: [{ from: /^\/v1\/things\//, to: '/v1/widgets/' }] };
+    assert.deepEqual(kinds([exchange('GET', '/v1/things/7', { body: WIDGET })], alias), []);
+    assert.deepEqual(kinds([exchange('GET', '/v1/things/7', { body: {} })], alias), [
+      'answer',
+      'answer',
+      'answer',
+    ]);
     assert.deepEqual(kinds([exchange('GET', '/v1/refs/heads/main')]), ['path']);
     assert.deepEqual(kinds([exchange('GET', '/v1/refs/heads/main')], { multiSegmentParams: ['ref'] }), []);
     assert.deepEqual(kinds([exchange('GET', '/v1/widgets.json?limit=1', LIST)]), ['path']);

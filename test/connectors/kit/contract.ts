@@ -55,6 +55,11 @@ export interface ContractOptions {
   mount?: string;
   /** Path parameters whose values hold slashes (GitHub's `ref` is `heads/main`, a contents `path` is a path). */
   multiSegmentParams?: readonly string[];
+  /**
+   * Paths the provider serves under a second name, checked as the path they stand for (GitHub's Link headers
+   * say `/repositories/{id}/issues` for `/repos/{owner}/{repo}/issues`); `to` replaces what `from` matched.
+   */
+  aliases?: ReadonlyArray<{ from: RegExp; to: string }>;
   /** A suffix the provider accepts on every path, stripped before matching (Zendesk's `.json`). */
   pathSuffix?: string;
   /**
@@ -163,6 +168,7 @@ export function checkContract(
       continue;
     }
     let providerPath = `${opts.mount ?? ''}${safeDecode(url.pathname)}`;
+    for (const alias of opts.aliases ?? []) providerPath = providerPath.replace(alias.from, alias.to);
     if (opts.pathSuffix !== undefined && providerPath.endsWith(opts.pathSuffix))
       providerPath = providerPath.slice(0, -opts.pathSuffix.length);
     const onPath = templates.filter((t) => t.pattern.test(providerPath));
