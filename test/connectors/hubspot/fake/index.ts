@@ -25,9 +25,10 @@
 // object `cars` as p24681357_cars, 2-7654321 or p_cars.
 // Dataset (dataset.ts): 64 contacts, 28 companies, 30 deals, 27 tickets, 12 cars by default, every 20th
 // archived; lists page 10 by default (`limit` up to 100), search 10 (up to 200).
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+
 import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
 import { Router } from '../../kit/router.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset, DEFAULT_COUNTS, type SeedCounts } from './dataset.ts';
 import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, hubspotTokenEndpoint } from './oauth.ts';
@@ -44,7 +45,7 @@ import {
   send,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { CUSTOM_FQN, CUSTOM_TYPE_ID, PORTAL_ID } from './model.ts';
 export {
   HUBSPOT_FAKE_CLIENT_ID,

@@ -30,7 +30,7 @@
 //                                               bytes with redirect=false (Range honoured)
 // Dataset: see dataset.ts (2 projects, 64 issues, 36 users, 128 fields by default); JQL subset: see jql.ts.
 // Writes stamp `updated` with `now()` (default Date.now), so incremental sync by `updated >=` sees them.
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { Dataset, type UserRec } from './dataset.ts';
 import { type MediaHost, startMediaHost } from './media.ts';
 import { Renderer } from './render.ts';
@@ -54,7 +54,7 @@ import {
 } from './wire.ts';
 import type { Ctx } from './writes.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { JIRA_FAKE_API_TOKEN, JIRA_FAKE_EMAIL, JIRA_FAKE_SITE } from './wire.ts';
 
 export interface JiraFault {

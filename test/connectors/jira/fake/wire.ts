@@ -11,7 +11,7 @@
 //     (`jira-burst-based` for the per-second burst limit that governs API-token traffic).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export const JIRA_FAKE_SITE = 'ces-fake.atlassian.net';
 export const JIRA_FAKE_EMAIL = 'ces.bot@example.com';

@@ -34,8 +34,9 @@
 // them deactivated) plus an app user, `projects` projects (default 14), `issues` issues (default 90, one every
 // 7 hours from 2024-01-01T09:00Z, updatedAt spread over the following months) and 0-3 comments per issue.
 // Lists page by `first` (default `pageSize`, 50 as Linear; at most 250).
-import { type RecordedRequest, send, startRecordingServer } from '../../../fakes/shared/server.ts';
+
 import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
+import { type RecordedRequest, send, startRecordingServer } from '../../kit/server.ts';
 import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset } from './dataset.ts';
 import { createGraphql } from './graphql.ts';
@@ -51,7 +52,7 @@ import {
   rateLimitHeaders,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { uuid } from './dataset.ts';
 export { LINEAR_SDL_PATH } from './graphql.ts';
 export {

@@ -11,7 +11,7 @@
 //   - IDs are UUIDs the API accepts with or without dashes and always answers dashed.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export const VERSIONS = ['2022-06-28', '2025-09-03'] as const;
 export type NotionVersion = (typeof VERSIONS)[number];

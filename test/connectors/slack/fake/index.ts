@@ -36,9 +36,9 @@
 // Cursor lists page by the client's `limit` (Slack's max 1000, 999 for history) or `pageSize` (default 10);
 // files.list by `count`, default `pageSize`. Dataset: dataset.ts.
 import { randomBytes } from 'node:crypto';
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
 import { loadDefinition, tokenEndpointPath } from '../../kit/definition.ts';
 import { FaultQueue, faultAnswer, perSecond, rateLimit } from '../../kit/errors.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { type Refusal, TokenEndpoint } from '../../kit/token.ts';
 import type { Actor, Ctx, MethodTable } from './context.ts';
 import { APP_ID, BOT_USER_ID, Dataset, TEAM } from './dataset.ts';
@@ -49,7 +49,7 @@ import { historyMethods } from './routes-history.ts';
 import { userFileMethods } from './routes-users-files.ts';
 import { type Answer, defaultFaultBody, fail, methodOf, ok, parseArgs, send } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { APP_ID, BOT_ID, BOT_USER_ID, TEAM } from './dataset.ts';
 
 export const SLACK_FAKE_CLIENT_ID = '7000000001.7000000099';

@@ -14,7 +14,7 @@
 //     opaque base64 strings (Slack's look like base64 of `team:C061FA5PB` or `next_ts:1512085861000543`); this
 //     fake encodes `<kind>:<key of the next record>` the same way and answers invalid_cursor to anything else.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export type Args = Record<string, unknown>;
 

@@ -14,7 +14,7 @@
 // Every /api/v2 answer carries the account rate-limit headers (wire.ts). Dataset: see dataset.ts; every
 // accepted credential (API token or OAuth token) authenticates as the admin, Avery Admin.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { ADMIN_ID, Dataset } from './dataset.ts';
 import { contentRoute, STORAGE_PREFIX, serveBytes, storageRoute } from './files.ts';
 import { articleFile } from './more-routes.ts';
@@ -32,7 +32,7 @@ import {
   UNAUTHENTICATED_BODY,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 
 export interface ZendeskFault {
   status: number;

@@ -122,4 +122,4 @@ export function apiHeaders(rate: Record<string, string>): Record<string, string>
   };
 }
 
-export { send } from '../../../fakes/shared/server.ts';
+export { send } from '../../kit/server.ts';
