@@ -13,12 +13,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import {
-  type RecordedRequest,
-  type RecordingServer,
-  send as sendRaw,
-  startRecordingServer,
-} from '../../fakes/shared/server.ts';
-import {
   type Answer,
   type Fault,
   FaultQueue,
@@ -27,12 +21,18 @@ import {
   rateLimit,
 } from './errors.ts';
 import { type Route, Router } from './router.ts';
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  send as sendRaw,
+  startRecordingServer,
+} from './server.ts';
 import type { TokenEndpoint } from './token.ts';
 
-export type { RecordedRequest } from '../../fakes/shared/server.ts';
 export type { Answer, Fault, RateLimitOptions } from './errors.ts';
 export { perSecond } from './errors.ts';
 export type { Route, RouteRequest } from './router.ts';
+export type { RecordedRequest } from './server.ts';
 
 export interface FakeOptions<Ctx> {
   definition: ConnectorDefinition;

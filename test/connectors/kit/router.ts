@@ -1,8 +1,9 @@
 // A fake's routes as data: method, path template and the provider's reference operation each one follows, so
 // the contract check can hold every route against the provider's description, and a reader finds the page a
 // handler imitates without reading it.
-import type { RecordedRequest } from '../../fakes/shared/server.ts';
+
 import type { Answer } from './errors.ts';
+import type { RecordedRequest } from './server.ts';
 
 export interface RouteRequest {
   method: string;

@@ -82,6 +82,8 @@ export interface TokenEndpointOptions {
   rotate?: boolean;
   /** client_credentials: the scopes the provider knows (others are `invalid_scope`) and the default */
   scopes?: { known: readonly string[]; default: readonly string[] };
+  /** the redirect URI `authorize()` binds codes to by default (the code exchange must repeat it) */
+  redirectUri?: string;
   /** headers of a success; default RFC 6749 5.1's no-store */
   headers?: Record<string, string>;
 }
@@ -144,7 +146,7 @@ export class TokenEndpoint {
   }
 
   /** A one-time authorization code, as the provider's redirect after consent carries it. */
-  authorize(redirectUri?: string): string {
+  authorize(redirectUri = this.opts.redirectUri): string {
     const code = this.opts.mint.code?.() ?? randomBytes(16).toString('hex');
     this.codes.set(code, { redirectUri, used: false });
     return code;

@@ -17,7 +17,7 @@
 // maintainers, triage, security (secret); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
 // accepted token authenticates as octocat) and `hubot`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { Archives } from './archive.ts';
 import { Dataset, type IssueChange, type NewIssue, type RepoRecord } from './dataset.ts';
 import * as render from './render.ts';
@@ -25,7 +25,7 @@ import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from '
 import { createRoutes } from './routes.ts';
 import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, REST_DOCS, send } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export type { IssueChange, NewIssue } from './dataset.ts';
 
 interface FaultTarget {

@@ -16,8 +16,8 @@
 // scheduled every 5 hours from 2024-01-01T08:00:00Z, each with two parties and a transcript. Lists page by
 // `pageSize` records (Gong: 100).
 import { randomBytes } from 'node:crypto';
-import { type Fake, type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { loadDefinition, tokenEndpointPath } from '../../kit/definition.ts';
+import { type Fake, type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { oauthError, TokenEndpoint } from '../../kit/token.ts';
 import { Dataset } from './dataset.ts';
 import { type MediaHost, startMediaHost } from './media.ts';

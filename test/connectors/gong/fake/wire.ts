@@ -14,8 +14,8 @@
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
 import { CursorCodec } from '../../kit/paging.ts';
+import { send as sendShared } from '../../kit/server.ts';
 import { safeEqual } from '../../kit/token.ts';
 
 export type Auth = { kind: 'none' } | { kind: 'basic' } | { kind: 'bearer' } | { kind: 'bad' };

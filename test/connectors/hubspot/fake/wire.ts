@@ -15,7 +15,7 @@
 //     type in a CRM path: 400 "Unable to infer object type from: <name>" without a category.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export type Category =
   | 'VALIDATION_ERROR'

@@ -1,5 +1,7 @@
 // Applying an IssueUpdateDetails body (`fields` and `update`) to an issue, for createIssue, editIssue and
 // doTransition, with the per-field refusals Jira answers as `{errorMessages: [], errors: {field: message}}`.
+
+import type { CursorCodec } from '../../kit/paging.ts';
 import {
   type AttachmentRec,
   type Dataset,
@@ -12,7 +14,6 @@ import {
   type UserRec,
 } from './dataset.ts';
 import type { Renderer } from './render.ts';
-import type { CursorCodec } from '../../kit/paging.ts';
 import { isAdf, parseDuration } from './wire.ts';
 
 /** What every route works with. */

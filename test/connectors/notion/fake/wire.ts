@@ -11,7 +11,7 @@
 //   - IDs are UUIDs the API accepts with or without dashes and always answers dashed.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export const VERSIONS = ['2022-06-28', '2025-09-03'] as const;
 export type NotionVersion = (typeof VERSIONS)[number];
@@ -256,6 +256,3 @@ export function paginate<T extends { id: string }>(
 export function listBody(type: string, results: unknown[], next_cursor: string | null, has_more: boolean) {
   return { object: 'list', results, next_cursor, has_more, type, [type]: {}, request_id: requestId() };
 }
-
-/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
-export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';

@@ -41,7 +41,7 @@
 // Lists page by keyset (`limit` 1–100, default 10, `starting_after` / `ending_before`), newest first; searches by
 // an opaque `page` token. Dataset: dataset.ts (30 of each resource by default, `created` 3 days apart from
 // 2024-01-01). No OAuth: Stripe API keys are static.
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { Dataset } from './dataset.ts';
 import type { Route } from './router.ts';
 import { catalogRoutes } from './routes-catalog.ts';
@@ -71,7 +71,7 @@ import {
   unrecognizedUrl,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { Dataset } from './dataset.ts';
 export type { Obj } from './records.ts';
 

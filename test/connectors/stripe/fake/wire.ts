@@ -9,7 +9,7 @@
 //   - Over the limit: 429, code `rate_limit`, header `Stripe-Rate-Limited-Reason` and no Retry-After.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 /** The API version of the reference this fake follows (the answer's Stripe-Version when none is requested). */
 export const STRIPE_API_VERSION = '2023-08-16';

@@ -7,8 +7,8 @@ import type { Dataset, TicketRecord } from './dataset.ts';
 import { moreRoutes } from './more-routes.ts';
 import { paginate } from './paging.ts';
 import * as render from './render.ts';
-import { createUser, updateManyTickets, updateUser } from './user-writes.ts';
 import { anonymousUser } from './render.ts';
+import { createUser, updateManyTickets, updateUser } from './user-writes.ts';
 import { type Auth, recordNotFound } from './wire.ts';
 import { createTicket, type TicketWriteContext, updateTicket } from './writes.ts';
 

@@ -5,9 +5,9 @@
 // values it can't accept are a 422 RecordInvalid naming the attribute. The bulk job is applied at once (so a
 // later read sees it) but answered as Zendesk answers a new job: status queued, results to come.
 import { createHash } from 'node:crypto';
+import type { Answer, RouteRequest } from '../../kit/index.ts';
 import type { Dataset, Role, UserRecord } from './dataset.ts';
 import * as render from './render.ts';
-import type { Answer, RouteRequest } from '../../kit/index.ts';
 import { type FieldError, isAnswer, readMember, recordInvalid, recordNotFound } from './wire.ts';
 import { type TicketWriteContext, updateTicket } from './writes.ts';
 

@@ -4,9 +4,10 @@
 // RecordInvalid whose `details` names each attribute. A new ticket needs a comment (its description); a closed
 // ticket can't be updated. A body that isn't a JSON object with a `ticket` object is an API-level 400, answered
 // as text/plain ("Requests": "You may get a text/plain response in case of an error like a bad request").
+
+import type { Answer, RouteRequest } from '../../kit/index.ts';
 import { type Dataset, PRIORITIES, STATUSES, type Status, type TicketRecord, TYPES } from './dataset.ts';
 import * as render from './render.ts';
-import type { Answer, RouteRequest } from '../../kit/index.ts';
 import { type FieldError, isAnswer, isObject, readMember, recordInvalid, recordNotFound } from './wire.ts';
 
 export interface TicketWriteContext {
