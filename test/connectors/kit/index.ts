@@ -47,6 +47,8 @@ export interface FakeOptions<Ctx> {
     notFound?(recorded: RecordedRequest): Answer;
     /** the provider's 429 (or whatever it answers) after `wait` seconds of budget are missing */
     rateLimited?(wait: number, perSecond: number): Answer;
+    /** the answer to an injected fault, where the provider's depends on the request (default: `faultAnswer`) */
+    fault?(fault: Fault, recorded: RecordedRequest): Answer;
   };
   /** off unless `enabled` (see errors.ts) */
   rateLimit?: RateLimitOptions;
@@ -84,7 +86,8 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
 
   const handle = (recorded: RecordedRequest): Answer => {
     const fault = faults.take(recorded.path);
-    if (fault !== undefined) return faultAnswer(fault, opts.errors.body);
+    if (fault !== undefined)
+      return opts.errors.fault?.(fault, recorded) ?? faultAnswer(fault, opts.errors.body);
     if (token?.serves(recorded) === true) return token.token(recorded);
     const who = opts.authenticate(recorded);
     if (typeof who === 'object' && who !== null && 'refuse' in who) return who.refuse;
