@@ -1,5 +1,5 @@
-// The routing helpers every route file shares: a route names its method, path pattern and the reference
-// operation (operationId of stripe.yaml) it follows.
+// The routing helpers every route file shares: a route names its method, path template (the kit router's)
+// and the reference operation (operationId of stripe.yaml) it follows.
 import type { Dataset } from './dataset.ts';
 import { expanded, listPage, searchPage } from './paging.ts';
 import { checkKnown, inRange, range, required, str } from './params.ts';
