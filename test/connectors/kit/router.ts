@@ -12,7 +12,7 @@ export interface RouteRequest {
   /** the template's `{name}` segments, URI-decoded */
   params: Record<string, string>;
   recorded: RecordedRequest;
-  /** the body as a JSON object: undefined when empty, `invalid` when it is not a JSON object */
+  /** the body as a JSON object: undefined when blank, `invalid` when it is not a JSON object */
   readonly json: Record<string, unknown> | 'invalid' | undefined;
 }
 
@@ -100,8 +100,9 @@ function compile<Ctx>(route: Route<Ctx>, trailingSlash: boolean): Compiled<Ctx> 
   return { route, pattern: new RegExp(`^${source}${trailingSlash ? '/?' : ''}$`), names };
 }
 
+/** The JSON object of a request body: undefined for an empty (or blank) one, `invalid` for anything else. */
 export function parseJsonObject(raw: string): Record<string, unknown> | 'invalid' | undefined {
-  if (raw === '') return undefined;
+  if (raw.trim() === '') return undefined;
   try {
     const value: unknown = JSON.parse(raw);
     return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import { type BodyFormat, type ClientAuth, type Grant, type TokenFacts, tokenFacts } from './definition.ts';
 import type { Answer } from './errors.ts';
+import { parseJsonObject } from './router.ts';
 
 export type { BodyFormat, ClientAuth, Grant } from './definition.ts';
 
@@ -239,8 +240,8 @@ export class TokenEndpoint {
       if (type === 'application/x-www-form-urlencoded' && this.formats.has('form'))
         body = new URLSearchParams(req.body);
       else if (type === 'application/json' && this.formats.has('json')) {
-        const json = parseObject(req.body);
-        if (json === undefined) return { error: 'invalid_request', reason: 'body_syntax' };
+        const json = parseJsonObject(req.body);
+        if (typeof json !== 'object') return { error: 'invalid_request', reason: 'body_syntax' };
         body = new URLSearchParams();
         for (const [k, v] of Object.entries(json)) if (typeof v === 'string') body.set(k, v);
       } else return { error: 'invalid_request', reason: 'body_format' };
@@ -352,15 +353,4 @@ export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
