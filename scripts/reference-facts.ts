@@ -7,6 +7,9 @@
 //   npm run reference:facts -- --hosted-sdk DIR   # also the hosted connectors' record types, from the hosted
 //                                                 # service's SDK repository at DIR (a checkout or a bare git dir)
 //
+// Provider descriptions whose operation facts would pass ~400 KB keep only the operations listed in
+// test/reference/providers/<slug>.operations.txt (one "METHOD /path" a line, as the facts key them).
+//
 // The only code in the repository allowed to read outside it (scripts/check-self-contained.mjs makes the
 // exception). What is kept of each kind of description: scripts/reference-facts/*.ts.
 import { execFileSync } from 'node:child_process';
@@ -19,12 +22,16 @@ import { reduceCatalog } from './reference-facts/catalog.ts';
 import { reduceSdl } from './reference-facts/graphql.ts';
 import { reduceHostedRecords } from './reference-facts/hosted-records.ts';
 import { isObject, type Json, reduceOpenApi } from './reference-facts/openapi.ts';
+import { reduceOperations } from './reference-facts/operations.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT_DIR = path.join(ROOT, 'test/reference');
 const DEFAULT_FROM = path.resolve(ROOT, '../shared/reference');
 
-type Reduce = { kind: 'openapi' | 'catalog'; reduce: (doc: unknown) => Json } | { kind: 'graphql' };
+type Reduce =
+  | { kind: 'openapi' | 'catalog'; reduce: (doc: unknown) => Json }
+  | { kind: 'graphql' }
+  | { kind: 'operations' };
 
 /** Each description a test or fake reads (path under the reference folder) and where its facts go (under test/reference). */
 const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
@@ -35,7 +42,35 @@ const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
   },
   { from: 'anchor-catalog.json', to: 'anchor-catalog.json', as: { kind: 'catalog', reduce: reduceCatalog } },
   { from: 'providers/linear.graphql', to: 'providers/linear.graphql', as: { kind: 'graphql' } },
+  // The descriptions the provider fakes follow, for their contract (test/connectors/kit/contract.ts).
+  ...(
+    [
+      ['github', 'providers/github.json'],
+      ['jira', 'providers/jira.json'],
+      ['notion', 'providers/notion.json'],
+      ['slack', 'providers/slack.json'],
+      ['stripe', 'providers/stripe.yaml'],
+      ['zendesk-support', 'zendesk-support.openapi.yaml'],
+    ] as const
+  ).map(([slug, from]) => ({ from, to: `providers/${slug}.json`, as: { kind: 'operations' } as const })),
 ];
+
+/**
+ * Where test/reference/providers/<slug>.operations.txt exists, only the operations it lists ("METHOD /path", one a
+ * line, as the facts key them) are kept: the descriptions whose facts would pass ~400 KB keep the operations
+ * their fake serves.
+ */
+function operationsKept(to: string): ((key: string) => boolean) | undefined {
+  const list = path.join(OUT_DIR, to.replace(/\.json$/, '.operations.txt'));
+  if (!existsSync(list)) return undefined;
+  const keys = new Set(
+    readFileSync(list, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#')),
+  );
+  return (key) => keys.has(key);
+}
 
 /** The connectors whose hosted record types are kept: the slugs ces has a definition for. */
 const DEFINITIONS_DIR = path.join(ROOT, 'src/connectors/definitions');
@@ -110,8 +145,12 @@ function printJson(value: Json, indent = ''): string {
 }
 
 /** What the script writes for one description. */
-function factsOf(file: string, as: Reduce): string {
+function factsOf(file: string, as: Reduce, from: string, to: string): string {
   if (as.kind === 'graphql') return reduceSdl(readText(file));
+  if (as.kind === 'operations') {
+    const facts = reduceOperations(readDocument(file), from, operationsKept(to));
+    return `${printJson(sortKeys(facts as unknown as Json))}\n`;
+  }
   return `${printJson(sortKeys(as.reduce(readDocument(file))))}\n`;
 }
 
@@ -131,7 +170,7 @@ function main(): void {
       console.error(`${source} is missing (pass --from DIR or set CES_REFERENCE_DIR)`);
       process.exit(1);
     }
-    const text = factsOf(source, fact.as);
+    const text = factsOf(source, fact.as, fact.from, fact.to);
     outputs.push({
       to: fact.to,
       text,

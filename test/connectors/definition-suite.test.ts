@@ -13,6 +13,8 @@ import { STATUS_BY_CODE } from '../../src/http/errors.ts';
 import { type Harness, type InjectResult, startHarness } from '../helpers/harness.ts';
 import { hostedRecordFacts, hostedRecordViolations } from '../helpers/hosted-records.ts';
 import { assertError } from '../http/assertions.ts';
+import { describeViolations } from './kit/contract.ts';
+import { runContract } from './suite/contracts.ts';
 import { unexcepted } from './suite/hosted-exceptions.ts';
 import { providerFor } from './suite/providers.ts';
 import type { Case, Cases, Params, SuiteFake, SuiteProvider } from './suite/types.ts';
@@ -206,6 +208,21 @@ describe('definition-driven suite: every declared entity-action against its prov
           [],
           'requests the fake does not serve',
         );
+      });
+
+      // Every exchange above, held to the provider's description: a fake answering what the provider would not
+      // (a route, a parameter, an answer without a required member) fails here (suite/contracts.ts).
+      test('contract: every exchange against the provider description', () => {
+        const started = performance.now();
+        const result = runContract(def.slug, fake.requests);
+        const ms = (performance.now() - started).toFixed(1);
+        assert.ok(result, `no contract for ${def.slug} in test/connectors/suite/contracts.ts`);
+        console.log(
+          `contract ${def.slug}: ${result.checked} exchanges over ${result.operations.size} operations` +
+            ` (${result.exempted} exempt) in ${ms} ms`,
+        );
+        assert.ok(result.checked > 0, 'the contract checked no exchange');
+        assert.equal(result.violations.length, 0, describeViolations(result.violations));
       });
     });
   }

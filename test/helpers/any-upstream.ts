@@ -1,5 +1,5 @@
 import { DefinitionRegistry } from '../../src/connectors/registry.ts';
-import { type RecordingServer, startRecordingServer } from '../fakes/shared/server.ts';
+import { type RecordingServer, startRecordingServer } from '../connectors/kit/server.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /**

@@ -6,7 +6,7 @@ import {
   type ExecuteOutput,
   type RuntimeOptions,
 } from '../../src/connectors/runtime/executor.ts';
-import type { RecordedRequest } from '../fakes/shared/server.ts';
+import type { RecordedRequest } from '../connectors/kit/server.ts';
 
 /** The cursor secret of runtimeFor's runtimes, for tests that look inside a cursor (helpers/cursors.ts). */
 export const CURSOR_KEY = new Uint8Array(32).fill(5);

@@ -451,7 +451,7 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
       client_id: HUBSPOT_FAKE_CLIENT_ID,
       client_secret: HUBSPOT_FAKE_CLIENT_SECRET,
     });
-    assert.equal(bearer(check), fake.oauth.log.at(-1)?.accessToken);
+    assert.equal(bearer(check), fake.oauth.log.at(-1)?.access_token);
 
     const list = await listCompanies();
     assert.equal(list.status, 200, list.body);
@@ -460,7 +460,7 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
   });
 
   test('an access token HubSpot reports expired (401 EXPIRED_AUTHENTICATION): one renewal, one retry', async () => {
-    const previous = fake.oauth.log.at(-1)?.accessToken as string;
+    const previous = fake.oauth.log.at(-1)?.access_token as string;
     fake.oauth.expireAccessTokens();
     const mark = fake.requests.length;
     const res = await listCompanies();
@@ -472,7 +472,7 @@ describe('HubSpot OAuth2.0 through the HTTP API', () => {
       'GET /crm/v3/objects/companies',
     ]);
     assert.equal(bearer(sent[0] as RecordedRequest), previous);
-    assert.equal(bearer(sent[2] as RecordedRequest), fake.oauth.log.at(-1)?.accessToken);
+    assert.equal(bearer(sent[2] as RecordedRequest), fake.oauth.log.at(-1)?.access_token);
     assert.notEqual(bearer(sent[2] as RecordedRequest), previous);
   });
 

@@ -2,8 +2,8 @@
 // `entity.action`, the params of one successful call and of one call the provider refuses. Everything else
 // (is it a collection, does it page, is it a download) the suite reads from the definition itself.
 import type { ErrorCode } from '../../../src/errors.ts';
-import type { RecordedRequest } from '../../fakes/shared/server.ts';
 import type { Harness } from '../../helpers/harness.ts';
+import type { RecordedRequest } from '../kit/server.ts';
 import type { HostedTypeException } from './hosted-exceptions.ts';
 
 export type Params = Record<string, unknown>;

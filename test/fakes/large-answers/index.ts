@@ -8,7 +8,7 @@
 //                                 objects (id, number, state, title, body) padded to the scripted size
 //   anything else, or an issue list with nothing scripted: GitHub's 404 body, recorded in `unhandled`
 import type { ServerResponse } from 'node:http';
-import { type RecordedRequest, startRecordingServer } from '../shared/server.ts';
+import { type RecordedRequest, startRecordingServer } from '../../connectors/kit/server.ts';
 
 export interface LargeAnswer {
   /** Length of the JSON body in bytes (at least this; the last issue is padded to reach it exactly). */

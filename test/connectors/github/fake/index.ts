@@ -17,7 +17,8 @@
 // maintainers, triage, security (secret); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
 // accepted token authenticates as octocat) and `hubot`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { FaultQueue, lowerKeys } from '../../kit/errors.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import { Archives } from './archive.ts';
 import { Dataset, type IssueChange, type NewIssue, type RepoRecord } from './dataset.ts';
 import * as render from './render.ts';
@@ -25,7 +26,7 @@ import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from '
 import { createRoutes } from './routes.ts';
 import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, REST_DOCS, send } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export type { IssueChange, NewIssue } from './dataset.ts';
 
 interface FaultTarget {
@@ -116,7 +117,7 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
   const tokens = new Set(opts.tokens ?? [GITHUB_FAKE_DEFAULT_TOKEN]);
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults: Array<GithubFault & { times: number }> = [];
+  const faults = new FaultQueue<GithubFault>();
   const limiter = new RateLimiter();
   const data = new Dataset();
   let replays: ReplayTable | undefined;
@@ -133,15 +134,6 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     return undefined;
   };
 
-  const takeFault = (path: string): GithubFault | undefined => {
-    const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
-
   const handle = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): void => {
     if (replays === undefined || routes === undefined || archives === undefined)
       throw new Error('github fake used before it listened');
@@ -149,7 +141,7 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     const auth = parseAuth(req.headers, tokens);
     const method = recorded.method;
 
-    const fault = takeFault(recorded.path);
+    const fault = faults.take(recorded.path);
     if (fault !== undefined && 'hang' in fault) return;
     if (fault !== undefined && 'resetAfterBytes' in fault) truncate(res, fault.resetAfterBytes);
     if (fault?.status !== undefined) {
@@ -240,9 +232,7 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     url,
     requests,
     unhandled,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
+    failNext: (fault) => faults.push(fault),
     withholdPermissions(owner, repo, parts) {
       const record = repoOf(owner, repo);
       const name = (s: string) => s.replace(/[.]/g, '\\.');
@@ -312,10 +302,6 @@ function truncate(res: ServerResponse, limit: number): void {
     }
     return res;
   }) as typeof res.end;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** The reference page (documentation_url of a 404) of the list a withheld part stands for. */

@@ -250,9 +250,12 @@ export function searchRoutes(kit: RouteKit): Route[] {
     }
     const paged = paginate(hits, req.query, kit.baseUrl, '/search/issues', { reachable: REACHABLE });
     const c = kit.ctx(req);
-    const body: SearchResponse = {
+    // search_type is required by GitHub's current description (it names lexical, semantic or hybrid search);
+    // the fake's search is lexical. Octokit's older types do not know the member yet.
+    const body: SearchResponse & { search_type: 'lexical' } = {
       total_count: hits.length,
       incomplete_results: false,
+      search_type: 'lexical',
       items: paged.items.map((h) => searchItem(c, h.repo, h.issue, h.score)),
     };
     return {

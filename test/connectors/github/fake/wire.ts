@@ -107,4 +107,4 @@ export function errorBody(status: number, message: string, documentationUrl = RE
   return { message, documentation_url: documentationUrl, status: String(status) };
 }
 
-export { send } from '../../../fakes/shared/server.ts';
+export { send } from '../../kit/server.ts';

@@ -2,7 +2,7 @@
 // Gong's public API reference (https://help.gong.io/apidocs; see wire.ts and routes.ts for the pages).
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)        → the fault
-//   2. POST /oauth2/generate-customer-token                        → Gong's OAuth token endpoint (oauth.ts)
+//   2. POST /oauth2/generate-customer-token                        → Gong's OAuth token endpoint (kit/token.ts)
 //   3. no or unknown credentials (Basic access key, Bearer token)  → 401 {requestId, errors: ["Access denied"]}
 //   4. over the configured per-second limit (off by default)       → 429 + Retry-After
 //   5. a route of routes.ts over the seeded dataset                → its answer
@@ -15,28 +15,35 @@
 // Dataset (dataset.ts): 3 workspaces, `users` users (default 230) plus 2 avatars, `calls` calls (default 250)
 // scheduled every 5 hours from 2024-01-01T08:00:00Z, each with two parties and a transcript. Lists page by
 // `pageSize` records (Gong: 100).
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { randomBytes } from 'node:crypto';
+import { loadDefinition, tokenEndpointPath } from '../../kit/definition.ts';
+import { type Fake, type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
+import { oauthError, TokenEndpoint } from '../../kit/token.ts';
 import { Dataset } from './dataset.ts';
 import { type MediaHost, startMediaHost } from './media.ts';
-import { GONG_TOKEN_PATH, type GongOAuthOptions, GongOAuthServer } from './oauth.ts';
-import { createRoutes, type RouteRequest } from './routes.ts';
+import { createRoutes } from './routes.ts';
+import { errorBody, gongCursors, MESSAGES, parseAuth, send } from './wire.ts';
 
-export { GONG_FAKE_CLIENT_ID, GONG_FAKE_CLIENT_SECRET, GONG_TOKEN_PATH, type GongGrant } from './oauth.ts';
+export type { RecordedRequest } from '../../kit/index.ts';
 
-import { CursorCodec, errorBody, MESSAGES, parseAuth, RateLimiter, send } from './wire.ts';
-
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
-
-export interface GongFault {
-  status: number;
-  headers?: Record<string, string>;
-  /** object → JSON, string → raw; default: Gong's error body for the status */
-  body?: unknown;
-  /** default 1 */
-  times?: number;
-  /** optional path prefix the fault applies to, e.g. `/v2/calls` */
-  match?: string;
+export const GONG_FAKE_CLIENT_ID = 'ces-gong-fake-app-0001';
+export const GONG_FAKE_CLIENT_SECRET = 'gong-fake-client-secret-7Qk2v9Xw';
+/** The scopes a token of the fake carries (Gong answers the granted scopes, space-separated). */
+export const GONG_FAKE_SCOPE =
+  'api:users:read api:calls:read:basic api:calls:read:extensive api:calls:read:transcript api:workspaces:read';
+export interface GongGrant {
+  access_token: string;
+  refresh_token: string;
 }
+export interface GongOAuthOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** `expires_in` of issued access tokens, seconds; default 86400 (a day, as Gong's) */
+  expiresIn?: number;
+}
+
+/** A fault: `match` is a path prefix such as `/v2/calls`; the default body is Gong's error body. */
+export type GongFault = Fault;
 
 export interface GongFakeOptions {
   /** the accepted access key pair (Basic auth), default GONG_FAKE_ACCESS_KEY / GONG_FAKE_ACCESS_KEY_SECRET */
@@ -64,7 +71,7 @@ export interface GongFake {
   /** the origin, e.g. http://127.0.0.1:54321 (the token endpoint is `${origin}/oauth2/generate-customer-token`) */
   origin: string;
   /** the OAuth token endpoint: issue grants, expire or revoke tokens, read `issued` for leak checks */
-  oauth: GongOAuthServer;
+  oauth: TokenEndpoint;
   /** requests to the token endpoint */
   tokenRequests(): RecordedRequest[];
   /** requests to the API (/v2/...) */
@@ -87,117 +94,102 @@ export interface GongFake {
 export const GONG_FAKE_ACCESS_KEY = 'CESFAKEACCESSKEY0001';
 export const GONG_FAKE_ACCESS_KEY_SECRET = 'eyJhbGciOiJIUzI1NiJ9.eyJjZXMiOiJmYWtlIn0.ces-fake-secret-0001';
 
+const definition = loadDefinition('gong');
+
+/**
+ * Gong's OAuth token endpoint for apps (https://help.gong.io/docs/create-an-app-for-gong, "Set up OAuth
+ * access"), as the definition's refresh block declares it: HTTP Basic client authentication, a form body.
+ * Gong's page shows the params in the query string, and Gong takes them there too (never both at once).
+ * Refresh grant only: the fake does not implement the code exchange. Refresh tokens are single-use.
+ * Success: {access_token, refresh_token, scope, token_type, expires_in, api_base_url_for_customer}; refusals
+ * in RFC 6749 5.2's shape, as Gong answers them.
+ */
+function gongTokenEndpoint(opts: GongOAuthOptions, apiBaseUrl: () => string): TokenEndpoint {
+  return new TokenEndpoint({
+    definition,
+    clientId: opts.clientId ?? GONG_FAKE_CLIENT_ID,
+    clientSecret: opts.clientSecret ?? GONG_FAKE_CLIENT_SECRET,
+    expiresIn: opts.expiresIn ?? 86_400,
+    grants: ['refresh_token'],
+    accept: { bodyFormats: ['query'] },
+    mint: { access: () => jwtLike('access'), refresh: () => jwtLike('refresh') },
+    answer: (issued) => ({
+      access_token: issued.access_token,
+      refresh_token: issued.refresh_token,
+      scope: GONG_FAKE_SCOPE,
+      token_type: 'bearer',
+      expires_in: issued.expires_in,
+      api_base_url_for_customer: apiBaseUrl(),
+    }),
+    refuse: (refusal) => oauthError(refusal, { realm: 'gong' }),
+  });
+}
+
+/** Gong's tokens are JWTs; these have the same shape and are unique. */
+function jwtLike(kind: 'access' | 'refresh'): string {
+  const header = Buffer.from('{"alg":"HS256"}').toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ typ: kind, nonce: randomBytes(6).toString('hex') })).toString(
+    'base64url',
+  );
+  return `${header}.${payload}.${randomBytes(24).toString('base64url')}`;
+}
+
+export const GONG_TOKEN_PATH = tokenEndpointPath(definition);
+
 export async function startGongFake(opts: GongFakeOptions = {}): Promise<GongFake> {
-  const oauth = new GongOAuthServer(opts.oauth);
+  let origin = '';
+  const oauth = gongTokenEndpoint(opts.oauth ?? {}, () => origin);
   const creds = {
     accessKey: opts.accessKey ?? GONG_FAKE_ACCESS_KEY,
     accessKeySecret: opts.accessKeySecret ?? GONG_FAKE_ACCESS_KEY_SECRET,
     oauthTokens: new Set(opts.oauthTokens ?? []),
-    issuedToken: (token: string) => oauth.acceptsAccessToken(token),
+    issuedToken: (token: string) => oauth.accepts(token),
   };
-  const requests: RecordedRequest[] = [];
-  const unhandled: RecordedRequest[] = [];
-  const faults: Array<GongFault & { times: number }> = [];
-  const limiter = new RateLimiter(opts.rateLimitPerSecond);
   const data = new Dataset({ users: opts.users ?? 230, avatars: 2, calls: opts.calls ?? 250 });
   const media = await startMediaHost(data);
-  const routes = createRoutes(data, new CursorCodec(), opts.pageSize ?? 100, (call, kind) =>
-    media.urlFor(call, kind),
-  );
-
-  const takeFault = (path: string): GongFault | undefined => {
-    const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
-
-  const handle = (
-    recorded: RecordedRequest,
-  ): { status: number; headers?: Record<string, string>; body: unknown } => {
-    const fault = takeFault(recorded.path);
-    if (fault !== undefined) {
-      return {
-        status: fault.status,
-        headers: Object.fromEntries(
-          Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-        ),
-        body: fault.body ?? errorBody(defaultMessage(fault.status)),
-      };
-    }
-    const url = new URL(recorded.path, 'http://fake.invalid');
-    if (recorded.method === 'POST' && url.pathname === GONG_TOKEN_PATH) return oauth.token(recorded);
-    const auth = parseAuth(recorded.headers, creds);
-    if (auth.kind === 'none' || auth.kind === 'bad')
-      return { status: 401, body: errorBody(MESSAGES.accessDenied) };
-    const wait = limiter.take();
-    if (wait !== undefined) {
-      return { status: 429, headers: { 'retry-after': String(wait) }, body: errorBody(MESSAGES.rateLimited) };
-    }
-    const req: RouteRequest = {
-      method: recorded.method,
-      pathname: url.pathname,
-      query: url.searchParams,
-      body: recorded.method === 'POST' ? parseBody(recorded.body) : undefined,
-    };
-    const result = routes(req);
-    if (result !== undefined) return result;
-    unhandled.push(recorded);
-    return { status: 404, body: errorBody(MESSAGES.notFound) };
-  };
-
-  const server = await startRecordingServer(
-    (_req, res, recorded) => {
-      const out = handle(recorded);
-      const delay = isTokenRequest(recorded) ? oauth.tokenDelayMs : 0;
-      if (delay > 0) setTimeout(() => send(res, out.status, out.headers ?? {}, out.body), delay);
-      else send(res, out.status, out.headers ?? {}, out.body);
+  const fake: Fake = await startFake({
+    definition,
+    token: oauth,
+    routes: createRoutes(data, gongCursors(), opts.pageSize ?? 100, (call, kind) => media.urlFor(call, kind)),
+    authenticate: (recorded) => {
+      const auth = parseAuth(recorded.headers, creds);
+      return auth.kind === 'none' || auth.kind === 'bad'
+        ? { refuse: { status: 401, body: errorBody(MESSAGES.accessDenied) } }
+        : auth;
     },
-    { requests, unhandled },
-    { responseDelayMs: opts.responseDelayMs ?? 0 },
-  );
-  const origin = server.origin;
-  oauth.apiBaseUrl = origin;
+    errors: {
+      body: (status) => errorBody(defaultMessage(status)),
+      rateLimited: (wait) => ({
+        status: 429,
+        headers: { 'retry-after': String(wait) },
+        body: errorBody(MESSAGES.rateLimited),
+      }),
+    },
+    rateLimit: perSecond(opts.rateLimitPerSecond),
+    send: (res, answer) => send(res, answer.status, answer.headers ?? {}, answer.body),
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
+  origin = fake.origin;
 
   return {
     url: `${origin}/v2`,
     origin,
     oauth,
-    tokenRequests: () => requests.filter(isTokenRequest),
-    apiRequests: () => requests.filter((r) => r.path.startsWith('/v2/')),
-    requests,
-    unhandled,
+    tokenRequests: fake.tokenRequests,
+    apiRequests: () => fake.requests.filter((r) => r.path.startsWith('/v2/')),
+    requests: fake.requests,
+    unhandled: fake.unhandled,
     data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
+    failNext: fake.failNext,
     seedCalls(count) {
       data.seedCalls(count);
     },
     media,
     close: async () => {
-      await server.close();
+      await fake.close();
       await media.close();
     },
   };
-}
-
-function isTokenRequest(r: RecordedRequest): boolean {
-  return r.method === 'POST' && new URL(r.path, 'http://fake.invalid').pathname === GONG_TOKEN_PATH;
-}
-
-function parseBody(raw: string): Record<string, unknown> | 'invalid' | undefined {
-  if (raw === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : 'invalid';
-  } catch {
-    return 'invalid';
-  }
 }
 
 function defaultMessage(status: number): string {

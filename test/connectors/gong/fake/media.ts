@@ -5,12 +5,7 @@
 // `requests` to check that no Authorization header arrived. It is a second real server, so its origin differs
 // from the API's. Files honour a single `Range: bytes=a-b` (206 + Content-Range, 416 when unsatisfiable).
 import { createHmac } from 'node:crypto';
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  send,
-  startRecordingServer,
-} from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, type RecordingServer, send, startRecordingServer } from '../../kit/server.ts';
 import type { CallRecord, Dataset } from './dataset.ts';
 
 const KEY = 'gong-fake-media-key';

@@ -3,6 +3,7 @@
 // getLibraryStructure, getCallsInSpecificFolder, listUsers1 (coaching), listMultipleUsersAggregateActivity,
 // listMultipleUsersDayByDayActivity, listInteractionStats, listAnsweredScorecards). The data is derived from
 // the seeded dataset (its users, workspaces and calls), so the same options always answer the same.
+import type { Answer, Route, RouteRequest } from '../../kit/index.ts';
 import type { CallRecord, Dataset, User } from './dataset.ts';
 import { errorBody, MESSAGES, parseDateTime, requestId } from './wire.ts';
 
@@ -22,28 +23,18 @@ export const MORE_DOCS = {
     'https://help.gong.io/apidocs/retrieve-answered-scorecards-for-applicable-reviewed-users-or-scorecards-for-a-date-range-v2statsactivityscorecards',
 } as const;
 
-export interface MoreRequest {
-  method: string;
-  pathname: string;
-  query: URLSearchParams;
-  body: Record<string, unknown> | 'invalid' | undefined;
-}
-export interface MoreResult {
-  status: number;
-  body: unknown;
-}
 /** One page of a list: `records` and the items, or an error answer. */
 export type Pager = <T>(
   all: readonly T[],
   route: string,
   body: Record<string, unknown>,
-) => { records: Record<string, unknown>; items: T[] } | MoreResult;
+) => { records: Record<string, unknown>; items: T[] } | Answer;
 
-const malformed = (detail: string): MoreResult => ({
+const malformed = (detail: string): Answer => ({
   status: 400,
   body: errorBody(`${MESSAGES.malformed}: ${detail}`),
 });
-const ok = (body: Record<string, unknown>): MoreResult => ({
+const ok = (body: Record<string, unknown>): Answer => ({
   status: 200,
   body: { requestId: requestId(), ...body },
 });
@@ -189,10 +180,10 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
 
   /** The MultipleUsersWithDates filter of the activity and interaction stats. */
   const statsWindow = (
-    req: MoreRequest,
-  ): { body: Record<string, unknown>; from: number; to: number; users: User[] } | MoreResult => {
-    if (req.body === undefined || req.body === 'invalid') return malformed('the body must be a JSON object');
-    const filter = req.body.filter;
+    req: RouteRequest,
+  ): { body: Record<string, unknown>; from: number; to: number; users: User[] } | Answer => {
+    if (req.json === undefined || req.json === 'invalid') return malformed('the body must be a JSON object');
+    const filter = req.json.filter;
     if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
       return malformed('filter is required');
     const f = filter as Record<string, unknown>;
@@ -213,7 +204,7 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
       return malformed('filter.userIds must be an array of strings');
     const users = people().filter((u) => !Array.isArray(ids) || ids.includes(u.id));
     return {
-      body: req.body,
+      body: req.json,
       from: Date.parse(`${f.fromDate}T00:00:00Z`),
       to: Date.parse(`${f.toDate}T00:00:00Z`),
       users,
@@ -257,32 +248,35 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
     toDateTime: iso(w.to),
   });
 
-  const routes: Array<[string, RegExp, (req: MoreRequest) => MoreResult]> = [
+  const routes: Route[] = [
     // "Retrieve scorecards details (/v2/settings/scorecards)": answers {requestId, scorecards}.
-    [
-      'GET',
-      /^\/v2\/settings\/scorecards$/,
-      (req) => {
+    {
+      method: 'GET',
+      path: '/v2/settings/scorecards',
+      operation: 'listScorecards',
+      handle: (req) => {
         const ws = req.query.get('workspaceId');
         return ok({ scorecards: s.scorecards.filter((c) => ws === null || String(c.workspaceId) === ws) });
       },
-    ],
+    },
     // "Retrieve tracker details (/v2/settings/trackers)": workspaceId ("when empty, all trackers in all
     // workspaces are returned"); answers {requestId, keywordTrackers}.
-    [
-      'GET',
-      /^\/v2\/settings\/trackers$/,
-      (req) => {
+    {
+      method: 'GET',
+      path: '/v2/settings/trackers',
+      operation: 'listTrackers',
+      handle: (req) => {
         const ws = req.query.get('workspaceId');
         return ok({ keywordTrackers: s.trackers.filter((t) => !ws || t.workspaceId === ws) });
       },
-    ],
+    },
     // "Retrieve Library folders (/v2/library/folders)": workspaceId; public folders only; answers
     // {requestId, folders: [{id, name, parentFolderId, createdBy, updated}]}.
-    [
-      'GET',
-      /^\/v2\/library\/folders$/,
-      (req) => {
+    {
+      method: 'GET',
+      path: '/v2/library/folders',
+      operation: 'getLibraryStructure',
+      handle: (req) => {
         const ws = req.query.get('workspaceId') ?? data.workspaces[0]?.id;
         if (!data.workspaces.some((w) => w.id === ws))
           return malformed('workspaceId is not a workspace of the company');
@@ -290,13 +284,14 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
           folders: s.folders.filter((f) => f.workspaceId === ws).map(({ workspaceId: _w, ...f }) => f),
         });
       },
-    ],
+    },
     // "List of calls in a specific folder (/v2/library/folder-content)": folderId; answers {requestId, id, name,
     // createdBy, updated, calls: [{id, title, note, addedBy, created, url, snippet: {fromSec, toSec}}]}.
-    [
-      'GET',
-      /^\/v2\/library\/folder-content$/,
-      (req) => {
+    {
+      method: 'GET',
+      path: '/v2/library/folder-content',
+      operation: 'getCallsInSpecificFolder',
+      handle: (req) => {
         const folder = s.folders.find((f) => f.id === req.query.get('folderId'));
         if (folder === undefined) return { status: 404, body: errorBody(MESSAGES.notFound) };
         const calls = s.folderCalls.get(folder.id) ?? [];
@@ -316,13 +311,14 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
           })),
         });
       },
-    ],
+    },
     // "List all coaching metrics (/v2/coaching)": workspace-id, manager-id, from, to (all required); answers
     // {requestId, coachingData: [{manager, directReportsMetrics: [{report, metrics: {name: [values]}}]}]}.
-    [
-      'GET',
-      /^\/v2\/coaching$/,
-      (req) => {
+    {
+      method: 'GET',
+      path: '/v2/coaching',
+      operation: 'listUsers1',
+      handle: (req) => {
         const q = (name: string) => req.query.get(name);
         if (!q('workspace-id') || !q('manager-id') || !q('from') || !q('to'))
           return malformed('workspace-id, manager-id, from and to are required');
@@ -361,15 +357,16 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
           ],
         });
       },
-    ],
+    },
     // "Retrieve aggregated activity for defined users by date (/v2/stats/activity/aggregate)": body {cursor?,
     // filter: {fromDate, toDate (exclusive, not after today), createdFromDateTime?, createdToDateTime?,
     // userIds?}}; answers {requestId, records, timeZone, fromDateTime, toDateTime, usersAggregateActivityStats:
     // [{userId, userEmailAddress, userAggregateActivityStats: {callsAsHost, ...}}]}.
-    [
-      'POST',
-      /^\/v2\/stats\/activity\/aggregate$/,
-      (req) => {
+    {
+      method: 'POST',
+      path: '/v2/stats/activity/aggregate',
+      operation: 'listMultipleUsersAggregateActivity',
+      handle: (req) => {
         const w = statsWindow(req);
         if ('status' in w) return w;
         const p = page(active(w), 'stats/activity/aggregate', w.body);
@@ -389,14 +386,15 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
           })),
         });
       },
-    ],
+    },
     // "Retrieve daily activity for applicable users for a date range (/v2/stats/activity/day-by-day)": the
     // same filter; answers {requestId, records, usersDetailedActivities: [{userId, userEmailAddress,
     // userDailyActivityStats: [{callsAsHost: [call ids], ..., fromDate, toDate}]}]}, one item per day.
-    [
-      'POST',
-      /^\/v2\/stats\/activity\/day-by-day$/,
-      (req) => {
+    {
+      method: 'POST',
+      path: '/v2/stats/activity/day-by-day',
+      operation: 'listMultipleUsersDayByDayActivity',
+      handle: (req) => {
         const w = statsWindow(req);
         if ('status' in w) return w;
         const p = page(active(w), 'stats/activity/day-by-day', w.body);
@@ -417,14 +415,15 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
           }),
         });
       },
-    ],
+    },
     // "Retrieve interaction stats for applicable users by date (/v2/stats/interaction)": the same filter;
     // answers {requestId, records, timeZone, fromDateTime, toDateTime, peopleInteractionStats: [{userId,
     // userEmailAddress, personInteractionStats: [{name, value}]}]}.
-    [
-      'POST',
-      /^\/v2\/stats\/interaction$/,
-      (req) => {
+    {
+      method: 'POST',
+      path: '/v2/stats/interaction',
+      operation: 'listInteractionStats',
+      handle: (req) => {
         const w = statsWindow(req);
         if ('status' in w) return w;
         const withCalls = w.users.filter((u) => hosted(u, w.from, w.to).length > 0);
@@ -450,21 +449,22 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
           }),
         });
       },
-    ],
+    },
     // "Retrieve answered scorecards ... (/v2/stats/activity/scorecards)": body {cursor?, filter (required):
     // {callFromDate, callToDate, reviewFromDate, reviewToDate, scorecardIds, reviewedUserIds}}; answers
     // {requestId, records, answeredScorecards: [...]}.
-    [
-      'POST',
-      /^\/v2\/stats\/activity\/scorecards$/,
-      (req) => {
-        if (req.body === undefined || req.body === 'invalid')
+    {
+      method: 'POST',
+      path: '/v2/stats/activity/scorecards',
+      operation: 'listAnsweredScorecards',
+      handle: (req) => {
+        if (req.json === undefined || req.json === 'invalid')
           return malformed('the body must be a JSON object');
-        const filter = req.body.filter;
+        const filter = req.json.filter;
         if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
           return malformed('filter is required');
         const f = filter as Record<string, unknown>;
-        const day = (key: string): number | undefined | MoreResult => {
+        const day = (key: string): number | undefined | Answer => {
           const v = f[key];
           if (v === undefined || v === null) return undefined;
           return typeof v === 'string' && DATE.test(v)
@@ -472,7 +472,7 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
             : malformed(`filter.${key} must be YYYY-MM-DD`);
         };
         const bounds = ['callFromDate', 'callToDate', 'reviewFromDate', 'reviewToDate'].map(day);
-        const bad = bounds.find((b): b is MoreResult => typeof b === 'object');
+        const bad = bounds.find((b): b is Answer => typeof b === 'object');
         if (bad) return bad;
         const [callFrom, callTo, reviewFrom, reviewTo] = bounds as Array<number | undefined>;
         const list = (key: string) => (Array.isArray(f[key]) ? (f[key] as unknown[]).map(String) : undefined);
@@ -487,17 +487,12 @@ export function createMoreRoutes(data: Dataset, page: Pager, today: () => string
             (cards === undefined || cards.includes(String(a.scorecardId))) &&
             (reviewed === undefined || reviewed.includes(String(a.reviewedUserId))),
         );
-        const p = page(matching, 'stats/activity/scorecards', req.body);
+        const p = page(matching, 'stats/activity/scorecards', req.json);
         if ('status' in p) return p;
         return ok({ records: p.records, answeredScorecards: p.items });
       },
-    ],
+    },
   ];
 
-  return (req: MoreRequest): MoreResult | undefined => {
-    for (const [method, pattern, handle] of routes) {
-      if (method === req.method && pattern.test(req.pathname)) return handle(req);
-    }
-    return undefined;
-  };
+  return routes;
 }

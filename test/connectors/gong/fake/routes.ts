@@ -1,9 +1,11 @@
 // The Gong API v2 routes the fake serves. Each route names the help.gong.io reference page it follows; the
 // machine-readable form of the same reference is Gong's OpenAPI document (operationIds listUsers, getUser,
 // listCalls, getCall, listCallsExtensive, getCallTranscripts, getWorkspaces).
+import type { Answer, Route, RouteRequest } from '../../kit/index.ts';
+import { type CursorCodec, canonical, queryInputs } from '../../kit/paging.ts';
 import { type CallRecord, Dataset, type User } from './dataset.ts';
 import { createMoreRoutes } from './routes-more.ts';
-import { type CursorCodec, canonical, errorBody, MESSAGES, parseDateTime, requestId } from './wire.ts';
+import { errorBody, MESSAGES, parseDateTime, requestId } from './wire.ts';
 
 /** The reference page of each route. */
 export const DOCS = {
@@ -17,26 +19,11 @@ export const DOCS = {
   workspaces: 'https://help.gong.io/apidocs/list-all-company-workspaces-v2workspaces',
 } as const;
 
-export interface RouteRequest {
-  method: string;
-  pathname: string;
-  query: URLSearchParams;
-  /** The parsed JSON body of a POST; `invalid` when it is not a JSON object. */
-  body: Record<string, unknown> | 'invalid' | undefined;
-}
-
-export interface RouteResult {
-  status: number;
-  body: unknown;
-}
-
-type Handler = (match: string[], req: RouteRequest) => RouteResult;
-
-const malformed = (detail: string): RouteResult => ({
+const malformed = (detail: string): Answer => ({
   status: 400,
   body: errorBody(`${MESSAGES.malformed}: ${detail}`),
 });
-const ok = (body: Record<string, unknown>): RouteResult => ({
+const ok = (body: Record<string, unknown>): Answer => ({
   status: 200,
   body: { requestId: requestId(), ...body },
 });
@@ -56,7 +43,7 @@ export function createRoutes(
     route: string,
     inputs: string,
     cursor: unknown,
-  ): { records: Record<string, unknown>; items: T[] } | RouteResult => {
+  ): { records: Record<string, unknown>; items: T[] } | Answer => {
     let offset = 0;
     if (cursor !== undefined && cursor !== null) {
       const at = typeof cursor === 'string' ? cursors.verify(cursor, route, inputs) : undefined;
@@ -77,43 +64,44 @@ export function createRoutes(
     };
   };
 
-  const queryInputs = (query: URLSearchParams): string =>
-    canonical(Object.fromEntries([...query].filter(([k]) => k !== 'cursor')));
   const bodyInputs = (body: Record<string, unknown>): string => {
     const { cursor: _cursor, ...rest } = body;
     return canonical(rest);
   };
 
-  const routes: Array<[string, RegExp, Handler]> = [
+  const routes: Route[] = [
     // "List all users (/v2/users)": cursor, includeAvatars; answers {requestId, records, users}.
-    [
-      'GET',
-      /^\/v2\/users$/,
-      (_m, req) => {
+    {
+      method: 'GET',
+      path: '/v2/users',
+      operation: 'listUsers',
+      handle: (req) => {
         const avatars = req.query.get('includeAvatars') === 'true';
         const users = data.users.filter((u) => avatars || !u.avatar);
         const page = paged(users, 'users', queryInputs(req.query), req.query.get('cursor') ?? undefined);
         if ('status' in page) return page;
         return ok({ records: page.records, users: page.items.map(renderUser) });
       },
-    ],
+    },
     // "Retrieve user (/v2/users/{id})": answers {requestId, user}.
-    [
-      'GET',
-      /^\/v2\/users\/([^/]+)$/,
-      (m) => {
-        const user = data.userById(decodeURIComponent(m[1] ?? ''));
+    {
+      method: 'GET',
+      path: '/v2/users/{id}',
+      operation: 'getUser',
+      handle: (req) => {
+        const user = data.userById(req.params.id as string);
         return user
           ? ok({ user: renderUser(user) })
           : { status: 404, body: errorBody(MESSAGES.userNotFound) };
       },
-    ],
+    },
     // "List all calls (/v2/calls)": fromDateTime and toDateTime are required (from inclusive, to exclusive),
     // optional workspaceId, cursor. An empty result is a 404 "No calls found for the specified period".
-    [
-      'GET',
-      /^\/v2\/calls$/,
-      (_m, req) => {
+    {
+      method: 'GET',
+      path: '/v2/calls',
+      operation: 'listCalls',
+      handle: (req) => {
         const from = parseDateTime(req.query.get('fromDateTime') ?? undefined);
         const to = parseDateTime(req.query.get('toDateTime') ?? undefined);
         if (from === undefined || to === undefined)
@@ -130,28 +118,30 @@ export function createRoutes(
         if ('status' in page) return page;
         return ok({ records: page.records, calls: page.items.map(callBasicData) });
       },
-    ],
+    },
     // "Retrieve data for a specific call (/v2/calls/{id})": answers {requestId, call}; 404 "Call ID was not found".
-    [
-      'GET',
-      /^\/v2\/calls\/([^/]+)$/,
-      (m) => {
-        const call = data.callById(decodeURIComponent(m[1] ?? ''));
+    {
+      method: 'GET',
+      path: '/v2/calls/{id}',
+      operation: 'getCall',
+      handle: (req) => {
+        const call = data.callById(req.params.id as string);
         return call
           ? ok({ call: callBasicData(call) })
           : { status: 404, body: errorBody(MESSAGES.callNotFound) };
       },
-    ],
+    },
     // "Retrieve detailed call data by various filters (/v2/calls/extensive)": body {cursor?, filter (required):
     // {fromDateTime, toDateTime, workspaceId, callIds, primaryUserIds}, contentSelector?}; answers
     // {requestId, records, calls: [{metaData, context?, parties?, content?, interaction?, media?}]}.
-    [
-      'POST',
-      /^\/v2\/calls\/extensive$/,
-      (_m, req) => {
+    {
+      method: 'POST',
+      path: '/v2/calls/extensive',
+      operation: 'listCallsExtensive',
+      handle: (req) => {
         const filtered = postedCalls(req, true);
         if ('status' in filtered) return filtered;
-        const body = req.body as Record<string, unknown>;
+        const body = req.json as Record<string, unknown>;
         const page = paged(filtered.calls, 'calls/extensive', bodyInputs(body), body.cursor);
         if ('status' in page) return page;
         const selector = isObject(body.contentSelector) ? body.contentSelector : {};
@@ -160,17 +150,18 @@ export function createRoutes(
           calls: page.items.map((c) => extensiveCall(c, selector, media)),
         });
       },
-    ],
+    },
     // "Retrieve transcripts of calls (/v2/calls/transcript)": body {cursor?, filter (required): {fromDateTime,
     // toDateTime, workspaceId, callIds}}; answers {requestId, records, callTranscripts: [{callId, transcript:
     // [{speakerId, topic, sentences: [{start, end, text}]}]}]} (start/end in milliseconds).
-    [
-      'POST',
-      /^\/v2\/calls\/transcript$/,
-      (_m, req) => {
+    {
+      method: 'POST',
+      path: '/v2/calls/transcript',
+      operation: 'getCallTranscripts',
+      handle: (req) => {
         const filtered = postedCalls(req, false);
         if ('status' in filtered) return filtered;
-        const body = req.body as Record<string, unknown>;
+        const body = req.json as Record<string, unknown>;
         const page = paged(filtered.calls, 'calls/transcript', bodyInputs(body), body.cursor);
         if ('status' in page) return page;
         return ok({
@@ -181,15 +172,20 @@ export function createRoutes(
           })),
         });
       },
-    ],
+    },
     // "List all company workspaces (/v2/workspaces)": not paged; answers {requestId, workspaces}.
-    ['GET', /^\/v2\/workspaces$/, () => ok({ workspaces: structuredClone(data.workspaces) })],
+    {
+      method: 'GET',
+      path: '/v2/workspaces',
+      operation: 'getWorkspaces',
+      handle: () => ok({ workspaces: structuredClone(data.workspaces) }),
+    },
   ];
 
   /** The filter of the POST call searches; their dates apply to the call's start time. */
-  const postedCalls = (req: RouteRequest, withOwners: boolean): { calls: CallRecord[] } | RouteResult => {
-    if (req.body === undefined || req.body === 'invalid') return malformed('the body must be a JSON object');
-    const filter = req.body.filter;
+  const postedCalls = (req: RouteRequest, withOwners: boolean): { calls: CallRecord[] } | Answer => {
+    if (req.json === undefined || req.json === 'invalid') return malformed('the body must be a JSON object');
+    const filter = req.json.filter;
     if (!isObject(filter)) return malformed('filter is required');
     const from = parseDateTime(filter.fromDateTime);
     const to = parseDateTime(filter.toDateTime);
@@ -219,14 +215,7 @@ export function createRoutes(
     () => new Date().toISOString().slice(0, 10),
   );
 
-  return (req: RouteRequest): RouteResult | undefined => {
-    for (const [method, pattern, handle] of routes) {
-      if (method !== req.method) continue;
-      const match = pattern.exec(req.pathname);
-      if (match !== null) return handle([...match], req);
-    }
-    return more(req);
-  };
+  return [...routes, ...more];
 }
 
 function renderUser(user: User): Omit<User, 'avatar'> {

@@ -12,9 +12,11 @@
 //   - Gong meters the limit as a leaky bucket (DataGrail's Gong integration notes,
 //     https://docs.datagrail.io/docs/integrations/api-documentation/gong_io).
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { CursorCodec } from '../../kit/paging.ts';
+import { send as sendShared } from '../../kit/server.ts';
+import { safeEqual } from '../../kit/token.ts';
 
 export type Auth = { kind: 'none' } | { kind: 'basic' } | { kind: 'bearer' } | { kind: 'bad' };
 
@@ -22,7 +24,7 @@ export interface Credentials {
   accessKey: string;
   accessKeySecret: string;
   oauthTokens: ReadonlySet<string>;
-  /** Access tokens issued by the fake's token endpoint (oauth.ts), valid until they expire. */
+  /** Access tokens issued by the fake's token endpoint (kit/token.ts), valid until they expire. */
   issuedToken?: (token: string) => boolean;
 }
 
@@ -41,12 +43,6 @@ export function parseAuth(headers: IncomingHttpHeaders, creds: Credentials): Aut
   if (scheme === 'bearer' && (creds.oauthTokens.has(value) || creds.issuedToken?.(value) === true))
     return { kind: 'bearer' };
   return { kind: 'bad' };
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** Gong's request ids are short lowercase base-36 strings, e.g. "4al018gzaztcr8nbukw". */
@@ -92,58 +88,23 @@ function json(body: unknown): unknown {
   );
 }
 
-/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
-export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';
+const CURSOR_HEADER = Buffer.from('{"alg":"HS256"}').toString('base64url');
 
 /**
- * Gong cursors look like JWTs (`eyJhbGciOiJIUzI1NiJ9.<payload>.<signature>`). This fake's cursor records the
- * route, the offset of the next page and a fingerprint of the other request inputs, so a next-page request
- * that changes those inputs (or a forged cursor) is refused as a malformed request.
+ * Gong cursors look like JWTs (`eyJhbGciOiJIUzI1NiJ9.<payload>.<signature>`); the kit's signed cursor, bound to
+ * the route and the other request inputs, so a next-page request that changes them (or a forged cursor) is
+ * refused as a malformed request.
  */
-export class CursorCodec {
-  private static readonly HEADER = Buffer.from('{"alg":"HS256"}').toString('base64url');
-  private readonly key = randomBytes(32);
-
-  sign(route: string, offset: number, inputs: string): string {
-    const payload = Buffer.from(JSON.stringify({ route, offset, inputs: digest(inputs) })).toString(
-      'base64url',
-    );
-    return `${CursorCodec.HEADER}.${payload}.${this.mac(payload)}`;
-  }
-
-  /** The offset the cursor continues from, or undefined when it is not a cursor for this request. */
-  verify(cursor: string, route: string, inputs: string): number | undefined {
-    const [header, payload, mac, extra] = cursor.split('.');
-    if (header !== CursorCodec.HEADER || payload === undefined || mac === undefined || extra !== undefined)
-      return undefined;
-    if (!safeEqual(mac, this.mac(payload))) return undefined;
-    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      route: string;
-      offset: number;
-      inputs: string;
-    };
-    return data.route === route && data.inputs === digest(inputs) ? data.offset : undefined;
-  }
-
-  private mac(payload: string): string {
-    return createHmac('sha256', this.key).update(payload).digest('base64url');
-  }
-}
-
-function digest(text: string): string {
-  return createHmac('sha256', 'inputs').update(text).digest('base64url').slice(0, 16);
-}
-
-/** JSON with sorted keys, so two bodies with the same members compare equal whatever their key order. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+export function gongCursors(): CursorCodec {
+  return new CursorCodec({
+    wrap: (payload, mac) => `${CURSOR_HEADER}.${payload}.${mac}`,
+    unwrap: (cursor) => {
+      const [header, payload, mac, extra] = cursor.split('.');
+      return header === CURSOR_HEADER && payload !== undefined && mac !== undefined && extra === undefined
+        ? [payload, mac]
+        : undefined;
+    },
+  });
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -80,13 +80,6 @@ describe('HubSpot fake', () => {
       'lastmodifieddate',
       'lastname',
     ]);
-    assert.deepEqual(Object.keys(first.json.results[0]), [
-      'id',
-      'properties',
-      'createdAt',
-      'updatedAt',
-      'archived',
-    ]);
     const link = new URL(first.json.paging.next.link);
     assert.equal(link.searchParams.get('after'), first.json.paging.next.after);
     assert.equal(link.searchParams.get('limit'), '25');

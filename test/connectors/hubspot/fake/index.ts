@@ -3,7 +3,7 @@
 // oauth.ts for the pages each part follows). The API root is the origin, so `url` === `origin`.
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)            → the fault (HubSpot's body by default)
-//   2. POST /oauth/v1/token                                           → OAuth token endpoint (oauth.ts)
+//   2. POST /oauth/v1/token                                           → OAuth token endpoint (oauth.ts on kit/token.ts)
 //   3. no, unknown or expired `Authorization: Bearer` token           → 401 INVALID_AUTHENTICATION /
 //                                                                       EXPIRED_AUTHENTICATION
 //   4. over a configured limit (daily, per second, search per second) → 429 RATE_LIMIT body + policyName
@@ -20,14 +20,18 @@
 //   PATCH  /crm/v3/objects/{objectType}/{objectId}    [Objects basic: update]
 //   DELETE /crm/v3/objects/{objectType}/{objectId}    [Objects basic: archive]     204
 //   POST   /crm/v3/objects/{objectType}/search        [Search: doSearch] (search.ts) {total, results, paging.next.after}
-//   POST   /oauth/v1/token                            [OAuth: token, refresh_token/authorization_code] (oauth.ts)
+//   POST   /oauth/v1/token                            [OAuth: token, refresh_token/authorization_code] (oauth.ts on kit/token.ts)
 // {objectType}: contacts, companies, deals, tickets (or 0-1, 0-2, 0-3, 0-5, singular names) and the custom
 // object `cars` as p24681357_cars, 2-7654321 or p_cars.
 // Dataset (dataset.ts): 64 contacts, 28 companies, 30 deals, 27 tickets, 12 cars by default, every 20th
 // archived; lists page 10 by default (`limit` up to 100), search 10 (up to 200).
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+
+import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
+import { Router } from '../../kit/router.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
+import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset, DEFAULT_COUNTS, type SeedCounts } from './dataset.ts';
-import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, HubSpotOAuthServer } from './oauth.ts';
+import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, hubspotTokenEndpoint } from './oauth.ts';
 import { createRoutes } from './routes.ts';
 import {
   type Answer,
@@ -41,7 +45,7 @@ import {
   send,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { CUSTOM_FQN, CUSTOM_TYPE_ID, PORTAL_ID } from './model.ts';
 export {
   HUBSPOT_FAKE_CLIENT_ID,
@@ -93,7 +97,7 @@ export interface HubSpotFake {
   url: string;
   origin: string;
   /** the token endpoint's state: issue grants or codes, expire or revoke tokens, `issued`/`log` */
-  oauth: HubSpotOAuthServer;
+  oauth: TokenEndpoint;
   requests: RecordedRequest[];
   /** requests no route matched (answered 404/405 AND recorded here so tests can fail on them) */
   unhandled: RecordedRequest[];
@@ -104,12 +108,12 @@ export interface HubSpotFake {
 }
 
 export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<HubSpotFake> {
-  const oauth = new HubSpotOAuthServer(opts.oauth);
+  const oauth = hubspotTokenEndpoint(opts.oauth);
   const privateApp = new Set(opts.privateAppTokens ?? [HUBSPOT_FAKE_PRIVATE_APP_TOKEN]);
   const staticOauth = new Set(opts.oauthTokens ?? []);
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults: Array<HubSpotFault & { times: number }> = [];
+  const faults = new FaultQueue<HubSpotFault>();
   const limiter = new RateLimiter({
     ...(opts.rateLimitPerSecond === undefined ? {} : { perSecond: opts.rateLimitPerSecond }),
     ...(opts.searchRateLimitPerSecond === undefined
@@ -118,17 +122,11 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     ...(opts.dailyLimit === undefined ? {} : { daily: opts.dailyLimit }),
   });
   const data = new Dataset({ ...DEFAULT_COUNTS, ...opts.counts });
-  const routes = createRoutes(data, { pageSize: opts.pageSize ?? 10, now: opts.now ?? (() => new Date()) });
+  const routes = new Router(
+    createRoutes(data, { pageSize: opts.pageSize ?? 10, now: opts.now ?? (() => new Date()) }),
+    { trailingSlash: true },
+  );
   let origin = '';
-
-  const takeFault = (path: string): HubSpotFault | undefined => {
-    const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
 
   const authenticate = (header: string | undefined): 'private-app' | 'oauth' | Answer => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -150,16 +148,12 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
   };
 
   const handle = (recorded: RecordedRequest): Answer => {
-    const fault = takeFault(recorded.path);
+    const fault = faults.take(recorded.path);
     if (fault !== undefined) {
-      const headers = Object.fromEntries(
-        Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-      );
-      return {
-        status: fault.status,
-        headers: fault.status === 429 ? { ...exhaustedHeaders(), ...headers } : headers,
-        body: fault.body ?? defaultErrorBody(fault.status),
-      };
+      const answer = faultAnswer(fault, defaultErrorBody);
+      return fault.status === 429
+        ? { ...answer, headers: { ...exhaustedHeaders(), ...answer.headers } }
+        : answer;
     }
     const url = new URL(recorded.path, 'http://fake.invalid');
     if (url.pathname === HUBSPOT_TOKEN_PATH) {
@@ -174,16 +168,11 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     if (limit.refused !== undefined) {
       return { status: 429, headers: limit.headers, body: rateLimitBody(limit.refused) };
     }
-    const result = routes({
-      method: recorded.method,
-      pathname: url.pathname,
-      query: url.searchParams,
-      body: recorded.body,
-      origin,
-    });
-    if (result === undefined || result === 'method') {
+    const result = routes.handle(recorded, { origin });
+    if (result === undefined) {
       unhandled.push(recorded);
-      return result === 'method'
+      // A path HubSpot serves, with another method: 405.
+      return routes.knowsPath(url.pathname)
         ? {
             status: 405,
             headers: limit.headers,
@@ -213,9 +202,7 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     requests,
     unhandled,
     data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
+    failNext: (fault) => faults.push(fault),
     tokenRequests: () =>
       requests.filter((r) => new URL(r.path, 'http://fake.invalid').pathname === HUBSPOT_TOKEN_PATH),
     close: () => server.close(),

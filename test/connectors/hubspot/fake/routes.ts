@@ -1,7 +1,9 @@
-// The routes of the fake other than search (search.ts). Each names the operation of HubSpot's reference it
-// follows (developers.hubspot.com/docs/api-reference: CRM "Objects" basic API, "Schemas", "Account info").
+// The fake's routes as the kit's route data (the search handler is in search.ts). Each names the operation
+// of HubSpot's reference it follows (developers.hubspot.com/docs/api-reference: CRM "Objects" basic API,
+// "Search", "Schemas", "Account info").
 // Lists page by record id: `after` is the id the next page starts at, and `paging.next.link` repeats the
 // request with it; the last page has no `paging`.
+import type { RouteRequest as KitRequest, Route } from '../../kit/index.ts';
 import type { CrmRecord, Dataset } from './dataset.ts';
 import { type ObjectType, propertyOf, resolveType } from './model.ts';
 import { accountDetails, CUSTOM_TYPES, type Projection, renderRecord, renderSchema } from './render.ts';
@@ -17,17 +19,17 @@ import {
   validation,
 } from './wire.ts';
 
-export interface RouteRequest {
-  method: string;
-  pathname: string;
-  query: URLSearchParams;
-  body: string;
-  /** the fake's origin, for `paging.next.link` */
+/** What a route needs besides the request: the fake's origin, for `paging.next.link`. */
+export interface HubSpotCtx {
   origin: string;
 }
 
-/** `method`: the path exists but not for this method (answered 405 and recorded as unhandled). */
-export type RouteResult = Answer | 'method' | undefined;
+interface RouteRequest {
+  pathname: string;
+  query: URLSearchParams;
+  body: string;
+  origin: string;
+}
 
 export interface RouteOptions {
   /** `limit` when the request names none (HubSpot: 10) */
@@ -37,62 +39,97 @@ export interface RouteOptions {
 
 const LIST_MAX = 100;
 
-export function createRoutes(data: Dataset, opts: RouteOptions) {
-  return (req: RouteRequest): RouteResult => {
-    const parts = req.pathname
-      .split('/')
-      .filter((s) => s !== '')
-      .map(decodeURIComponent);
-    const [a, b, c, d, e, f] = parts;
-    if (a === 'account-info' && b === 'v3' && c === 'details' && parts.length === 3) {
-      // getAccountDetails (Account info API: GET /account-info/v3/details)
-      return req.method === 'GET' ? { status: 200, body: accountDetails() } : 'method';
-    }
-    if (a !== 'crm' || b !== 'v3') return undefined;
-    if (c === 'schemas' && parts.length === 3) {
-      // getAll (Schemas API: GET /crm/v3/schemas)
-      if (req.method !== 'GET') return 'method';
-      const archived = boolParam(req.query, 'archived');
-      if (archived === 'invalid') return validation('Invalid value for query parameter "archived"');
-      return { status: 200, body: { results: archived ? [] : CUSTOM_TYPES().map(renderSchema) } };
-    }
-    if (c === 'schemas' && d !== undefined && parts.length === 4) {
-      // getById (Schemas API: GET /crm/v3/schemas/{objectType})
-      if (req.method !== 'GET') return 'method';
-      const type = d.toLowerCase() === 'cars' ? CUSTOM_TYPES()[0] : resolveType(d);
-      if (type === undefined || !type.custom) return notFound();
-      return { status: 200, body: renderSchema(type) };
-    }
-    if (c !== 'objects' || d === undefined) return undefined;
-    const type = resolveType(d);
-    if (parts.length === 4) {
-      if (req.method !== 'GET' && req.method !== 'POST') return 'method';
-      if (type === undefined) return unknownObjectType(d);
-      // getPage (Objects basic API: GET /crm/v3/objects/{objectType})
-      if (req.method === 'GET') return list(type, req);
-      // create (Objects basic API: POST /crm/v3/objects/{objectType})
-      return create(type, req);
-    }
-    if (parts.length === 5 && e === 'search') {
-      // doSearch (Search API: POST /crm/v3/objects/{objectType}/search)
-      if (req.method !== 'POST') return 'method';
-      if (type === undefined) return unknownObjectType(d);
-      return searchObjects(data, type, req.body);
-    }
-    if (parts.length === 5 && e !== undefined && f === undefined) {
-      if (!['GET', 'PATCH', 'DELETE'].includes(req.method)) return 'method';
-      if (type === undefined) return unknownObjectType(d);
-      // getById (Objects basic API: GET /crm/v3/objects/{objectType}/{objectId})
-      if (req.method === 'GET') return getOne(type, e, req);
-      // update (Objects basic API: PATCH /crm/v3/objects/{objectType}/{objectId})
-      if (req.method === 'PATCH') return update(type, e, req);
-      // archive (Objects basic API: DELETE /crm/v3/objects/{objectType}/{objectId})
-      const record = data.find(type, e);
-      if (record !== undefined && !record.archived) data.archive(record, opts.now());
-      return { status: 204, body: undefined };
-    }
-    return undefined;
-  };
+export function createRoutes(data: Dataset, opts: RouteOptions): Route<HubSpotCtx>[] {
+  const request = (req: KitRequest, ctx: HubSpotCtx): RouteRequest => ({
+    pathname: req.pathname,
+    query: req.query,
+    body: req.recorded.body,
+    origin: ctx.origin,
+  });
+  /**
+   * A route on an object type: the type the path names, or HubSpot's refusal of an unknown one. `search` is no
+   * record id: undefined, so the fake answers 405 for anything but its POST.
+   */
+  const typed =
+    (handle: (type: ObjectType, req: RouteRequest, id: string) => Answer) =>
+    (req: KitRequest, ctx: HubSpotCtx): Answer | undefined => {
+      if (req.params.objectId === 'search') return undefined;
+      const name = req.params.objectType as string;
+      const type = resolveType(name);
+      return type === undefined
+        ? unknownObjectType(name)
+        : handle(type, request(req, ctx), req.params.objectId ?? '');
+    };
+  const routes: Route<HubSpotCtx>[] = [
+    {
+      method: 'GET',
+      path: '/account-info/v3/details',
+      operation: 'Account info: getAccountDetails',
+      handle: () => ({ status: 200, body: accountDetails() }),
+    },
+    {
+      method: 'GET',
+      path: '/crm/v3/schemas',
+      operation: 'Schemas: getAll',
+      handle: (req) => {
+        const archived = boolParam(req.query, 'archived');
+        if (archived === 'invalid') return validation('Invalid value for query parameter "archived"');
+        return { status: 200, body: { results: archived ? [] : CUSTOM_TYPES().map(renderSchema) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/crm/v3/schemas/{objectType}',
+      operation: 'Schemas: getById',
+      handle: (req) => {
+        const d = req.params.objectType as string;
+        const type = d.toLowerCase() === 'cars' ? CUSTOM_TYPES()[0] : resolveType(d);
+        if (type === undefined || !type.custom) return notFound();
+        return { status: 200, body: renderSchema(type) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/crm/v3/objects/{objectType}',
+      operation: 'Objects basic: getPage',
+      handle: typed((type, req) => list(type, req)),
+    },
+    {
+      method: 'POST',
+      path: '/crm/v3/objects/{objectType}',
+      operation: 'Objects basic: create',
+      handle: typed((type, req) => create(type, req)),
+    },
+    {
+      method: 'POST',
+      path: '/crm/v3/objects/{objectType}/search',
+      operation: 'Search: doSearch',
+      handle: typed((type, req) => searchObjects(data, type, req.body)),
+    },
+    {
+      method: 'GET',
+      path: '/crm/v3/objects/{objectType}/{objectId}',
+      operation: 'Objects basic: getById',
+      handle: typed((type, req, id) => getOne(type, id, req)),
+    },
+    {
+      method: 'PATCH',
+      path: '/crm/v3/objects/{objectType}/{objectId}',
+      operation: 'Objects basic: update',
+      handle: typed((type, req, id) => update(type, id, req)),
+    },
+    {
+      method: 'DELETE',
+      path: '/crm/v3/objects/{objectType}/{objectId}',
+      operation: 'Objects basic: archive',
+      handle: typed((type, _req, id) => {
+        const record = data.find(type, id);
+        if (record !== undefined && !record.archived) data.archive(record, opts.now());
+        return { status: 204, body: undefined };
+      }),
+    },
+  ];
+  return routes;
 
   /** The projection the query asks for, or HubSpot's refusal of an unknown association type. */
   function projection(req: RouteRequest): Projection | Answer {

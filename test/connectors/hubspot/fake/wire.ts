@@ -15,7 +15,7 @@
 //     type in a CRM path: 400 "Unable to infer object type from: <name>" without a category.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export type Category =
   | 'VALIDATION_ERROR'
@@ -209,18 +209,7 @@ export function exhaustedHeaders(): Record<string, string> {
   };
 }
 
-/** The JSON object of a request body; `invalid` for anything else. */
-export function parseJsonObject(raw: string): Record<string, unknown> | 'invalid' | undefined {
-  if (raw.trim() === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : 'invalid';
-  } catch {
-    return 'invalid';
-  }
-}
+export { parseJsonObject } from '../../kit/router.ts';
 
 /** A comma list query parameter, repeated or not (`properties=a,b&properties=c`). */
 export function commaList(query: URLSearchParams, name: string): string[] {

@@ -4,11 +4,7 @@
 // `requests` to check. Paths: GET /file/{mediaId}/binary?token&client&dl=true&name. A single
 // `Range: bytes=a-b` is honoured (206 + Content-Range; 416 when unsatisfiable).
 import { createHmac } from 'node:crypto';
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  startRecordingServer,
-} from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, type RecordingServer, startRecordingServer } from '../../kit/server.ts';
 import type { AttachmentRec, Dataset } from './dataset.ts';
 import { type Result, send } from './wire.ts';
 

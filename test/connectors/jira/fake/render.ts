@@ -24,10 +24,18 @@ export const ISSUE_EXPAND =
 export class Renderer {
   constructor(
     readonly data: Dataset,
-    /** the API root, `${origin}/rest/api/3` */
-    readonly base: string,
-    readonly origin: string,
+    /** the fake's origin, known once it listens */
+    private readonly site: { origin: string },
   ) {}
+
+  get origin(): string {
+    return this.site.origin;
+  }
+
+  /** the API root, `${origin}/rest/api/3` */
+  get base(): string {
+    return `${this.site.origin}/rest/api/3`;
+  }
 
   avatarUrls(seed: string): Record<string, string> {
     const initials = seed

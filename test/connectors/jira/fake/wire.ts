@@ -9,9 +9,10 @@
 //   - Rate limits ("Rate limiting" page): 429 with `Retry-After` (seconds), `X-RateLimit-Limit`,
 //     `X-RateLimit-Remaining`, `X-RateLimit-Reset` (ISO 8601 as yyyy-MM-ddTHH:mmZ) and `RateLimit-Reason`
 //     (`jira-burst-based` for the per-second burst limit that governs API-token traffic).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { type Answer, type RouteRequest, sendJson } from '../../kit/index.ts';
 
 export const JIRA_FAKE_SITE = 'ces-fake.atlassian.net';
 export const JIRA_FAKE_EMAIL = 'ces.bot@example.com';
@@ -22,12 +23,8 @@ export const API_PREFIX = '/rest/api/3';
 export const UNAUTHENTICATED_TEXT = 'Client must be authenticated to access this resource.';
 export const RATE_LIMITED_MESSAGE = 'Rate limit exceeded.';
 
-export interface Result {
-  status: number;
-  headers?: Record<string, string>;
-  /** object → JSON; string/Buffer → raw (the route sets content-type); undefined → empty */
-  body?: unknown;
-}
+/** object → JSON; string/Buffer → raw (the route sets content-type); undefined → empty */
+export type Result = Answer;
 
 export function basicMatches(headers: IncomingHttpHeaders, email: string, token: string): boolean {
   const raw = headers.authorization;
@@ -53,7 +50,7 @@ export const fieldErrors = (errors: Record<string, string>): Result => ({
   body: errorCollection([], errors),
 });
 export const ok = (body: unknown, status = 200): Result => ({ status, body });
-export const noContent = (): Result => ({ status: 204 });
+export const noContent = (): Result => ({ status: 204, body: undefined });
 
 export function unauthenticated(): Result {
   return {
@@ -77,14 +74,30 @@ export function defaultErrorFor(status: number): Result {
   return fail(status, messages[status] ?? (status >= 500 ? 'Internal server error' : 'Request failed'));
 }
 
-export function send(res: ServerResponse, out: Result): void {
-  const headers = { ...(out.headers ?? {}) };
-  let body = out.body;
-  if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) {
-    headers['content-type'] ??= 'application/json;charset=UTF-8';
-    body = JSON.stringify(body);
-  }
-  sendShared(res, out.status, headers, body);
+/** Jira's 429 after `wait` seconds of a per-second burst budget are missing. */
+export function rateLimited(wait: number, perSecond: number): Answer {
+  const reset = new Date(Date.now() + wait * 1000).toISOString().slice(0, 16);
+  return {
+    status: 429,
+    headers: {
+      'retry-after': String(wait),
+      'x-ratelimit-limit': String(perSecond),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': `${reset}Z`,
+      'ratelimit-reason': 'jira-burst-based',
+      'x-ratelimit-nearlimit': 'true',
+    },
+    body: errorCollection([RATE_LIMITED_MESSAGE]),
+  };
+}
+
+/** Jira's writer: JSON as application/json;charset=UTF-8 unless the answer says otherwise. */
+export function send(res: ServerResponse, out: Answer): void {
+  const json = out.body !== undefined && typeof out.body !== 'string' && !Buffer.isBuffer(out.body);
+  sendJson(
+    res,
+    json ? { ...out, headers: { 'content-type': 'application/json;charset=UTF-8', ...out.headers } } : out,
+  );
 }
 
 /** `2021-01-17T12:34:00.000+0000`, in UTC (the seeded users' time zone). */
@@ -213,90 +226,10 @@ export function parseDuration(raw: unknown): number | undefined {
   return Math.round(total);
 }
 
-/**
- * The per-second burst limit: up to `perSecond` requests, refilled at `perSecond` per second. Off unless
- * configured. `take` answers the 429 to send, or undefined when the request may go on.
- */
-export class RateLimiter {
-  private tokens: number;
-  private at = Date.now();
-
-  constructor(private readonly perSecond: number | undefined) {
-    this.tokens = perSecond ?? 0;
-  }
-
-  take(now = Date.now()): Result | undefined {
-    if (this.perSecond === undefined) return undefined;
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.at) / 1000) * this.perSecond);
-    this.at = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
-      return undefined;
-    }
-    const wait = Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
-    const reset = new Date(now + wait * 1000).toISOString().slice(0, 16);
-    return {
-      status: 429,
-      headers: {
-        'retry-after': String(wait),
-        'x-ratelimit-limit': String(this.perSecond),
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': `${reset}Z`,
-        'ratelimit-reason': 'jira-burst-based',
-        'x-ratelimit-nearlimit': 'true',
-      },
-      body: errorCollection([RATE_LIMITED_MESSAGE]),
-    };
-  }
-}
-
-/** Opaque, signed continuation tokens for the enhanced JQL search (tied to the query they continue). */
-export class PageTokens {
-  constructor(private readonly key: string) {}
-
-  sign(offset: number, query: string): string {
-    const payload = Buffer.from(JSON.stringify({ o: offset, q: this.mac(query).slice(0, 12) })).toString(
-      'base64url',
-    );
-    return `${payload}.${this.mac(payload).slice(0, 22)}`;
-  }
-
-  verify(token: string, query: string): number | undefined {
-    const [payload, mac, extra] = token.split('.');
-    if (payload === undefined || mac === undefined || extra !== undefined) return undefined;
-    if (this.mac(payload).slice(0, 22) !== mac) return undefined;
-    try {
-      const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { o: number; q: string };
-      return data.q === this.mac(query).slice(0, 12) && Number.isInteger(data.o) ? data.o : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private mac(text: string): string {
-    return createHmac('sha256', this.key).update(text).digest('base64url');
-  }
-}
-
-/** What a route sees of a request: the path below /rest/api/3, the query, and the parsed JSON body. */
-export interface RouteRequest {
-  method: string;
-  /** the path below the API root, e.g. `/issue/ENG-1` */
-  path: string;
-  query: URLSearchParams;
-  /** the parsed JSON body; 'invalid' when present but not JSON; undefined when empty */
-  body: unknown;
-  headers: IncomingHttpHeaders;
-}
-
-export type Route = [method: string, pattern: RegExp, handler: (m: string[], req: RouteRequest) => Result];
-
 export const INVALID_PAYLOAD = 'Invalid request payload. Refer to the REST API documentation and try again.';
 
 /** The body as a JSON object, or the 400 Jira answers for a missing or malformed payload. */
 export function objectBody(req: RouteRequest): { body: Record<string, unknown> } | { error: Result } {
-  const b = req.body;
-  if (b === undefined || b === 'invalid' || typeof b !== 'object' || b === null || Array.isArray(b))
-    return { error: fail(400, INVALID_PAYLOAD) };
-  return { body: b as Record<string, unknown> };
+  const b = req.json;
+  return b === undefined || b === 'invalid' ? { error: fail(400, INVALID_PAYLOAD) } : { body: b };
 }

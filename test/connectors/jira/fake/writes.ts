@@ -1,5 +1,7 @@
 // Applying an IssueUpdateDetails body (`fields` and `update`) to an issue, for createIssue, editIssue and
 // doTransition, with the per-field refusals Jira answers as `{errorMessages: [], errors: {field: message}}`.
+
+import type { CursorCodec } from '../../kit/paging.ts';
 import {
   type AttachmentRec,
   type Dataset,
@@ -12,13 +14,14 @@ import {
   type UserRec,
 } from './dataset.ts';
 import type { Renderer } from './render.ts';
-import { isAdf, type PageTokens, parseDuration } from './wire.ts';
+import { isAdf, parseDuration } from './wire.ts';
 
 /** What every route works with. */
 export interface Ctx {
   data: Dataset;
   render: Renderer;
-  tokens: PageTokens;
+  /** nextPageToken of the enhanced search, signed and bound to its JQL */
+  tokens: CursorCodec;
   /** the clock for writes (seeded records never use it) */
   now(): number;
   /** the credential's owner */

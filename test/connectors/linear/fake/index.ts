@@ -5,7 +5,7 @@
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)           → the fault (default body: Linear's error
 //                                                                       body for the status, wire.ts)
-//   2. POST /oauth/token                                              → Linear's OAuth token endpoint (oauth.ts)
+//   2. POST /oauth/token                                              → Linear's OAuth token endpoint (oauth.ts on kit/token.ts)
 //   3. any other path or method than POST /graphql                    → 404 / 405 {errors}, recorded in `unhandled`
 //   4. no or unknown credentials                                      → 401 {errors: [{message: "Authentication
 //                                                                       required, not authenticated", extensions:
@@ -34,10 +34,13 @@
 // them deactivated) plus an app user, `projects` projects (default 14), `issues` issues (default 90, one every
 // 7 hours from 2024-01-01T09:00Z, updatedAt spread over the following months) and 0-3 comments per issue.
 // Lists page by `first` (default `pageSize`, 50 as Linear; at most 250).
-import { type RecordedRequest, send, startRecordingServer } from '../../../fakes/shared/server.ts';
+
+import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
+import { type RecordedRequest, send, startRecordingServer } from '../../kit/server.ts';
+import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset } from './dataset.ts';
 import { createGraphql } from './graphql.ts';
-import { LINEAR_TOKEN_PATH, type LinearOAuthOptions, LinearOAuthServer } from './oauth.ts';
+import { actorOf, LINEAR_TOKEN_PATH, type LinearOAuthOptions, linearTokenEndpoint } from './oauth.ts';
 import {
   AUTH_ERROR,
   createLimits,
@@ -49,7 +52,7 @@ import {
   rateLimitHeaders,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { uuid } from './dataset.ts';
 export { LINEAR_SDL_PATH } from './graphql.ts';
 export {
@@ -102,7 +105,7 @@ export interface LinearFake {
   url: string;
   origin: string;
   /** the OAuth token endpoint: mint grants, expire or revoke tokens, read `issued` / `log` */
-  oauth: LinearOAuthServer;
+  oauth: TokenEndpoint;
   /** every request received, in order */
   requests: RecordedRequest[];
   /** requests no route matched, or that used something the fake does not implement (answered AND recorded) */
@@ -125,15 +128,15 @@ interface Answer {
 }
 
 export async function startLinearFake(opts: LinearFakeOptions = {}): Promise<LinearFake> {
-  const oauth = new LinearOAuthServer(opts.oauth);
+  const oauth = linearTokenEndpoint(opts.oauth);
   const creds = {
     apiKey: opts.apiKey ?? LINEAR_FAKE_API_KEY,
     oauthTokens: new Set(opts.oauthTokens ?? []),
-    issued: (token: string) => oauth.accepts(token),
+    issued: (token: string) => actorOf(oauth, token),
   };
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults: Array<LinearFault & { times: number }> = [];
+  const faults = new FaultQueue<LinearFault>();
   const limits = createLimits(opts.rateLimitPerSecond);
   const data = new Dataset({
     users: opts.users ?? 32,
@@ -142,25 +145,9 @@ export async function startLinearFake(opts: LinearFakeOptions = {}): Promise<Lin
   });
   const graphql = createGraphql(data, { pageSize: opts.pageSize ?? 50, limits });
 
-  const takeFault = (path: string): LinearFault | undefined => {
-    const index = faults.findIndex((f) => f.match === undefined || path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
-
   const handle = (recorded: RecordedRequest): Answer => {
-    const fault = takeFault(recorded.path);
-    if (fault !== undefined)
-      return {
-        status: fault.status,
-        headers: Object.fromEntries(
-          Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-        ),
-        body: fault.body ?? defaultFaultBody(fault.status),
-      };
+    const fault = faults.take(recorded.path);
+    if (fault !== undefined) return faultAnswer(fault, defaultFaultBody);
     const { pathname } = new URL(recorded.path, 'http://fake.invalid');
     // Linear's OAuth token endpoint (POST /oauth/token): refresh_token and client_credentials grants.
     if (recorded.method === 'POST' && pathname === LINEAR_TOKEN_PATH) return oauth.token(recorded);
@@ -220,9 +207,7 @@ export async function startLinearFake(opts: LinearFakeOptions = {}): Promise<Lin
     requests,
     unhandled,
     data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
+    failNext: (fault) => faults.push(fault),
     operationNames: () =>
       requests.filter(isGraphql).map((r) => {
         const v = r.headers['x-apollo-operation-name'];

@@ -10,8 +10,9 @@
 //     ("authentication error", "invalid input", "ratelimited", "forbidden", "graphql error", "internal error").
 //   - Rate limits are leaky buckets (requests per hour and complexity points per hour); every answer carries the
 //     X-RateLimit-Requests-* and X-RateLimit-Complexity-* headers, resets as UTC epoch milliseconds.
-import { timingSafeEqual } from 'node:crypto';
+
 import type { IncomingHttpHeaders } from 'node:http';
+import { safeEqual } from '../../kit/token.ts';
 
 export type LinearErrorKind =
   | 'authentication'
@@ -138,11 +139,7 @@ export function parseAuth(headers: IncomingHttpHeaders, creds: Credentials): Aut
   return safeEqual(raw, creds.apiKey) ? { kind: 'api_key' } : { kind: 'bad' };
 }
 
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+export { safeEqual };
 
 /**
  * A leaky bucket: `capacity` tokens, refilled continuously over `periodMs`. `enforce` false only meters (for

@@ -3,7 +3,7 @@
 // developer reference pages (developers.notion.com/reference; see wire.ts for conventions, render.ts for shapes).
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)    → the fault (Notion's error body for its status)
-//   2. POST /v1/oauth/token                                   → Notion's OAuth token endpoint (oauth.ts)
+//   2. POST /v1/oauth/token                                   → Notion's OAuth token endpoint (kit/token.ts)
 //   3. no, or an unknown, `Authorization: Bearer` token       → 401 {object:"error", code:"unauthorized", …}
 //   4. no (or an unsupported) `Notion-Version` header         → 400 missing_version
 //   5. over the configured per-second limit (off by default)  → 429 rate_limited + Retry-After
@@ -29,22 +29,24 @@
 //   DELETE /v1/blocks/{block_id}                  delete-a-block           (writes.ts)
 //   GET    /v1/comments?block_id=                retrieve-a-comment       cursor list
 //   POST   /v1/comments                          create-a-comment         (writes.ts)
-//   POST   /v1/oauth/token                       create-a-token / refresh-a-token (oauth.ts)
+//   POST   /v1/oauth/token                       create-a-token / refresh-a-token (kit/token.ts)
 // Tokens accepted: NOTION_FAKE_TOKEN (an internal integration's `ntn_` token), NOTION_FAKE_LEGACY_TOKEN (the
 // older `secret_` form), `tokens` given as options, and access tokens the token endpoint issued until they
 // expire. Versions accepted: 2022-06-28 and 2025-09-03.
 // Hosted files (file/image/pdf blocks) point at a second server standing for Notion's S3 storage (media.ts).
 // Dataset: dataset.ts (34 users, 56 pages, 7 databases / 8 data sources, 130+ blocks under one page, comments).
 // Lists answer `page_size` records (max 100); without one, `pageSize` (default 100, as Notion).
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { randomBytes } from 'node:crypto';
+import { loadDefinition, tokenEndpointPath } from '../../kit/definition.ts';
+import { type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
+import { Router } from '../../kit/router.ts';
+import { oauthError, safeEqual, TokenEndpoint } from '../../kit/token.ts';
 import type { Env } from './context.ts';
 import { Dataset } from './dataset.ts';
 import { type MediaHost, startMediaHost } from './media.ts';
-import { NOTION_TOKEN_PATH, type NotionOAuthOptions, NotionOAuthServer } from './oauth.ts';
 import { Renderer } from './render.ts';
-import { dispatch } from './routes.ts';
+import { type NotionCtx, ROUTES } from './routes.ts';
 import {
-  type Answer,
   bearer,
   codeForStatus,
   errorBody,
@@ -52,34 +54,89 @@ import {
   invalid,
   isAnswer,
   parseVersion,
-  RateLimiter,
-  safeEqual,
+  requestId,
   send,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
-export {
-  NOTION_FAKE_CLIENT_ID,
-  NOTION_FAKE_CLIENT_SECRET,
-  NOTION_TOKEN_PATH,
-  type NotionGrant,
-} from './oauth.ts';
+export type { RecordedRequest } from '../../kit/index.ts';
+
+/** Notion's OAuth client ids are UUIDs; secrets start with `secret_`. */
+export const NOTION_FAKE_CLIENT_ID = '1f8d872b-594c-80a4-b2f4-00370af2b13f';
+export const NOTION_FAKE_CLIENT_SECRET = 'secret_cesFakeNotionOAuthClientSecret0001';
+export interface NotionGrant {
+  access_token: string;
+  refresh_token: string;
+}
+export interface NotionOAuthOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** lifetime of issued access tokens in seconds; default 3600; 0 = they never expire */
+  expiresIn?: number;
+}
+
+const definition = loadDefinition('notion');
+
+/**
+ * Notion's token endpoint (reference pages "Create a token" and "Refresh a token", and the Authorization
+ * guide's public-connection flow), as the definition declares it: HTTP Basic client authentication and a JSON
+ * body; a form body with the same members is taken too. Refresh tokens roll. The answer names the workspace
+ * and the bot; refusals are OAuth-shaped with Notion's `request_id`.
+ */
+function notionTokenEndpoint(data: Dataset, opts: NotionOAuthOptions): TokenEndpoint {
+  return new TokenEndpoint({
+    definition,
+    clientId: opts.clientId ?? NOTION_FAKE_CLIENT_ID,
+    clientSecret: opts.clientSecret ?? NOTION_FAKE_CLIENT_SECRET,
+    expiresIn: opts.expiresIn ?? 3600,
+    accept: { bodyFormats: ['form'] },
+    mint: {
+      access: () => `ntn_${randomBytes(24).toString('base64url')}`,
+      refresh: () => `nrt_${randomBytes(24).toString('base64url')}`,
+    },
+    headers: { 'cache-control': 'no-store' },
+    answer: (issued) => {
+      const owner = data.person(0);
+      return {
+        access_token: issued.access_token,
+        token_type: 'bearer',
+        refresh_token: issued.refresh_token,
+        bot_id: data.bot.id,
+        workspace_name: data.workspaceName,
+        workspace_icon: null,
+        workspace_id: data.workspaceId,
+        owner: {
+          type: 'user',
+          user: {
+            object: 'user',
+            id: owner.id,
+            name: owner.name,
+            avatar_url: owner.avatar_url,
+            type: 'person',
+            person: { email: owner.email },
+          },
+        },
+        duplicated_template_id: null,
+        ...(issued.expires_in > 0 ? { expires_in: issued.expires_in } : {}),
+        request_id: requestId(),
+      };
+    },
+    refuse: (refusal) =>
+      oauthError(refusal, {
+        headers: { 'cache-control': 'no-store' },
+        extra: () => ({ request_id: requestId() }),
+      }),
+  });
+}
+
+export const NOTION_TOKEN_PATH = tokenEndpointPath(definition);
 
 /** An internal integration's token (Notion's current `ntn_` form). */
 export const NOTION_FAKE_TOKEN = 'ntn_4471650297738cesFakeIntegrationTokenA1b2C3d4E5f6G7';
 /** The same integration's token in Notion's older `secret_` form. */
 export const NOTION_FAKE_LEGACY_TOKEN = 'secret_cesFakeIntegrationToken0001aBcDeFgHiJkLmNoPqRsT';
 
-export interface NotionFault {
-  status: number;
-  /** path prefix as the fake receives it, e.g. `/v1/users` */
-  match: string;
-  headers?: Record<string, string>;
-  /** the answer's body; default Notion's error body for the status */
-  body?: unknown;
-  /** default 1 */
-  times?: number;
-}
+/** A fault: `match` is a path prefix as the fake receives it, e.g. `/v1/users`; default body Notion's. */
+export type NotionFault = Fault & { match: string };
 
 export interface NotionFakeOptions {
   /** bearer tokens accepted besides NOTION_FAKE_TOKEN and NOTION_FAKE_LEGACY_TOKEN */
@@ -103,7 +160,7 @@ export interface NotionFake {
   url: string;
   origin: string;
   /** the token endpoint: issue grants and codes, expire or revoke tokens, read `issued` */
-  oauth: NotionOAuthServer;
+  oauth: TokenEndpoint;
   /** the hosted-file storage (another origin) */
   media: MediaHost;
   requests: RecordedRequest[];
@@ -120,7 +177,7 @@ export interface NotionFake {
 export async function startNotionFake(opts: NotionFakeOptions = {}): Promise<NotionFake> {
   const now = opts.now ?? Date.now;
   const data = new Dataset();
-  const oauth = new NotionOAuthServer(data, opts.oauth);
+  const oauth = notionTokenEndpoint(data, opts.oauth ?? {});
   const media = await startMediaHost(data, opts.fileUrlLifetimeSeconds ?? 3600, now);
   const env: Env = {
     data,
@@ -129,96 +186,55 @@ export async function startNotionFake(opts: NotionFakeOptions = {}): Promise<Not
     now,
   };
   const tokens = [NOTION_FAKE_TOKEN, NOTION_FAKE_LEGACY_TOKEN, ...(opts.tokens ?? [])];
-  const requests: RecordedRequest[] = [];
-  const unhandled: RecordedRequest[] = [];
-  const faults: Array<NotionFault & { times: number }> = [];
-  const limiter = new RateLimiter(opts.rateLimitPerSecond);
-
-  const takeFault = (path: string): NotionFault | undefined => {
-    const index = faults.findIndex((f) => path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
-
-  const handle = (recorded: RecordedRequest): Answer => {
-    const fault = takeFault(recorded.path);
-    if (fault !== undefined) {
-      const headers = Object.fromEntries(
-        Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-      );
-      const code = codeForStatus(fault.status);
-      return { status: fault.status, headers, body: fault.body ?? errorBody(code, undefined, fault.status) };
-    }
-    const url = new URL(recorded.path, 'http://fake.invalid');
-    if (isTokenRequest(recorded)) return oauth.token(recorded);
-    const token = bearer(recorded.headers.authorization);
-    if (token === undefined || !(tokens.some((t) => safeEqual(t, token)) || oauth.acceptsAccessToken(token)))
-      return fail('unauthorized');
-    const version = parseVersion(recorded.headers['notion-version']);
-    if (isAnswer(version)) return version;
-    const wait = limiter.take();
-    if (wait !== undefined) {
-      const limited = fail('rate_limited');
-      return { ...limited, headers: { 'retry-after': String(wait) } };
-    }
-    let body: Record<string, unknown> = {};
-    if ((recorded.method === 'POST' || recorded.method === 'PATCH') && recorded.body.trim() !== '') {
+  const fake = await startFake<NotionCtx>({
+    definition,
+    token: oauth,
+    routes: new Router(ROUTES, { trailingSlash: true }),
+    authenticate: (recorded) => {
+      const token = bearer(recorded.headers.authorization);
+      if (token === undefined || !(tokens.some((t) => safeEqual(t, token)) || oauth.accepts(token)))
+        return { refuse: fail('unauthorized') };
+      const version = parseVersion(recorded.headers['notion-version']);
+      return isAnswer(version) ? { refuse: version } : { env, version };
+    },
+    before: (recorded) => {
+      if ((recorded.method !== 'POST' && recorded.method !== 'PATCH') || recorded.body.trim() === '')
+        return undefined;
       let parsed: unknown;
       try {
         parsed = JSON.parse(recorded.body);
       } catch {
         return fail('invalid_json');
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        return invalid('body failed validation: body should be an object.');
-      body = parsed as Record<string, unknown>;
-    }
-    const answer = dispatch(env, {
-      method: recorded.method,
-      pathname: url.pathname,
-      query: url.searchParams,
-      body,
-      version,
-    });
-    if (answer !== undefined) return answer;
-    unhandled.push(recorded);
-    return fail('invalid_request_url');
-  };
-
-  const server = await startRecordingServer(
-    (_req, res, recorded) => {
-      const out = handle(recorded);
-      const delay = isTokenRequest(recorded) ? oauth.tokenDelayMs : 0;
-      if (delay > 0) setTimeout(() => send(res, out), delay);
-      else send(res, out);
+      return typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)
+        ? invalid('body failed validation: body should be an object.')
+        : undefined;
     },
-    { requests, unhandled },
-    { responseDelayMs: opts.responseDelayMs ?? 0 },
-  );
-  const origin = server.origin;
+    errors: {
+      body: (status) => errorBody(codeForStatus(status), undefined, status),
+      // Notion answers an unknown path or method with 400 invalid_request_url rather than a 404.
+      notFound: () => fail('invalid_request_url'),
+      rateLimited: (wait) => ({ ...fail('rate_limited'), headers: { 'retry-after': String(wait) } }),
+    },
+    rateLimit: perSecond(opts.rateLimitPerSecond),
+    send,
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
+  const origin = fake.origin;
   return {
     url: `${origin}/v1`,
     origin,
     oauth,
     media,
-    requests,
-    unhandled,
+    requests: fake.requests,
+    unhandled: fake.unhandled,
     data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
-    tokenRequests: () => requests.filter(isTokenRequest),
-    apiRequests: () => requests.filter((r) => !isTokenRequest(r)),
+    failNext: fake.failNext,
+    tokenRequests: fake.tokenRequests,
+    apiRequests: () => fake.requests.filter((r) => !oauth.serves(r)),
     close: async () => {
-      await server.close();
+      await fake.close();
       await media.close();
     },
   };
-}
-
-function isTokenRequest(r: RecordedRequest): boolean {
-  return r.method === 'POST' && new URL(r.path, 'http://fake.invalid').pathname === NOTION_TOKEN_PATH;
 }

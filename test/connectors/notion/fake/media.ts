@@ -7,12 +7,7 @@
 // expiry, 403 `SignatureDoesNotMatch` for a forged or altered URL, 404 `NoSuchKey` for an unknown object, and
 // honours a single `Range: bytes=a-b` (206 + Content-Range, 416 when unsatisfiable).
 import { createHmac } from 'node:crypto';
-import {
-  type RecordedRequest,
-  type RecordingServer,
-  send,
-  startRecordingServer,
-} from '../../../fakes/shared/server.ts';
+import { type RecordedRequest, type RecordingServer, send, startRecordingServer } from '../../kit/server.ts';
 import type { Dataset, FileRef } from './dataset.ts';
 import { safeEqual } from './wire.ts';
 

@@ -1,6 +1,7 @@
 // The routing table of the Notion fake and its read routes. Every route names the operationId of notion.json
 // (Notion's OpenAPI description, version 2025-09-03) it follows; search and data-source queries are in
 // query.ts, writes in writes.ts.
+import type { Route } from '../../kit/index.ts';
 import { type Env, filterProperties, listAnswer, ok, type RouteRequest } from './context.ts';
 import { queryDataSource, search } from './query.ts';
 import {
@@ -17,19 +18,16 @@ import { appendChildren, createComment, createPage, deleteBlock, updateBlock, up
 
 type Handler = (env: Env, req: RouteRequest, ids: string[]) => Answer;
 
-interface Route {
-  method: string;
-  pattern: RegExp;
-  /** the reference operation (operationId in notion.json) */
-  operation: string;
-  /** names of the path's id parameters, validated as UUIDs */
-  params: string[];
-  /** the API version the endpoint first exists in */
-  since?: NotionVersion;
-  handler: Handler;
+/** Who a request is (index.ts): the fake's state and the request's Notion-Version. */
+export interface NotionCtx {
+  env: Env;
+  version: NotionVersion;
 }
 
-const ID = '([^/]+)';
+/**
+ * A route on the kit's router: `params` are the path's id parameters, validated as UUIDs (Notion answers a
+ * malformed one as validation_error); `since` the API version the endpoint first exists in.
+ */
 const route = (
   method: string,
   path: string,
@@ -37,16 +35,27 @@ const route = (
   params: string[],
   handler: Handler,
   since?: NotionVersion,
-): Route => ({
+): Route<NotionCtx> => ({
   method,
-  pattern: new RegExp(`^/v1${path.replace(/\{[a-z_]+\}/g, ID)}/?$`),
+  path: `/v1${path}`,
   operation,
-  params,
-  handler,
-  ...(since ? { since } : {}),
+  handle: (req, { env, version }) => {
+    // Notion's data_source endpoints don't exist for clients pinned to an older version.
+    if (since !== undefined && version < since) return fail('invalid_request_url');
+    const ids: string[] = [];
+    for (const name of params) {
+      const raw = req.params[name] as string;
+      const id = normalizeId(raw);
+      if (id === undefined) return badPathId(name, raw);
+      ids.push(id);
+    }
+    const json = req.json;
+    const body = typeof json === 'object' ? json : {};
+    return handler(env, { method: req.method, pathname: req.pathname, query: req.query, body, version }, ids);
+  },
 });
 
-export const ROUTES: Route[] = [
+export const ROUTES: Route<NotionCtx>[] = [
   route('GET', '/users/me', 'get-self', [], (env) => ok(env.render.user(env.data.bot))),
   route('GET', '/users', 'get-users', [], listUsers),
   route('GET', '/users/{user_id}', 'get-user', ['user_id'], (env, _req, [id]) => {
@@ -88,26 +97,6 @@ export const ROUTES: Route[] = [
   route('GET', '/comments', 'retrieve-a-comment', [], listComments),
   route('POST', '/comments', 'create-a-comment', [], createComment),
 ];
-
-/** The answer of the route the request matches, or undefined when none does. */
-export function dispatch(env: Env, req: RouteRequest): Answer | undefined {
-  for (const r of ROUTES) {
-    if (r.method !== req.method) continue;
-    const m = r.pattern.exec(req.pathname);
-    if (m === null) continue;
-    // Notion's data_source endpoints don't exist for clients pinned to an older version.
-    if (r.since !== undefined && req.version < r.since) return fail('invalid_request_url');
-    const ids: string[] = [];
-    for (const [i, name] of r.params.entries()) {
-      const raw = decodeURIComponent(m[i + 1] as string);
-      const id = normalizeId(raw);
-      if (id === undefined) return badPathId(name, raw);
-      ids.push(id);
-    }
-    return r.handler(env, req, ids);
-  }
-  return undefined;
-}
 
 function listUsers(env: Env, req: RouteRequest): Answer {
   return listAnswer(env, req.query, env.data.users, 'user', (u) => env.render.user(u));

@@ -9,9 +9,10 @@
 //     query string for GET and in the JSON body for POST; answers are `{object: "list", results, next_cursor,
 //     has_more, type, <type>: {}, request_id}` and `next_cursor` is null on the last page.
 //   - IDs are UUIDs the API accepts with or without dashes and always answers dashed.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
+import { safeEqual } from '../../kit/token.ts';
 
 export const VERSIONS = ['2022-06-28', '2025-09-03'] as const;
 export type NotionVersion = (typeof VERSIONS)[number];
@@ -126,11 +127,7 @@ export function bearer(authorization: string | undefined): string | undefined {
   return match?.[1];
 }
 
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+export { safeEqual };
 
 /** A UUID as Notion answers it (dashed, lower case), from either form it accepts; undefined when not an id. */
 export function normalizeId(raw: string): string | undefined {
@@ -256,6 +253,3 @@ export function paginate<T extends { id: string }>(
 export function listBody(type: string, results: unknown[], next_cursor: string | null, has_more: boolean) {
   return { object: 'list', results, next_cursor, has_more, type, [type]: {}, request_id: requestId() };
 }
-
-/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
-export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';

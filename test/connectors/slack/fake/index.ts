@@ -8,7 +8,7 @@
 //   3. GET|HEAD /files-pri/<team>-<file>/[download/]<name>            → file bytes, Bearer needed (files.ts)
 //   4. anything but GET|POST /api/<known method>                      → 404 {ok:false, error:"unknown_method"},
 //                                                                        recorded in `unhandled`
-//   5. GET|POST /api/oauth.v2.access                                  → the OAuth token endpoint (oauth.ts)
+//   5. GET|POST /api/oauth.v2.access                                  → the OAuth token endpoint (kit/token.ts)
 //   6. a body Slack can't read                                        → {ok:false, error: invalid_json |
 //                                                                        json_not_object | missing_post_type | invalid_post_type}
 //   7. no token / unknown / revoked / expired                         → {ok:false, error: not_authed |
@@ -32,28 +32,104 @@
 //   bookmarks.add [docs.slack.dev bookmarks.add; not in slack.json]                           routes-chat.ts
 //   files.list [files_list]                       routes-users-files.ts page/count paging
 //   files.info [files_info]                       routes-users-files.ts
-//   oauth.v2.access [oauth_v2_access]             oauth.ts
+//   oauth.v2.access [oauth_v2_access]             kit/token.ts, configured below
 // Cursor lists page by the client's `limit` (Slack's max 1000, 999 for history) or `pageSize` (default 10);
 // files.list by `count`, default `pageSize`. Dataset: dataset.ts.
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import { randomBytes } from 'node:crypto';
+import { loadDefinition, tokenEndpointPath } from '../../kit/definition.ts';
+import { FaultQueue, faultAnswer, perSecond, rateLimit } from '../../kit/errors.ts';
+import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
+import { type Refusal, TokenEndpoint } from '../../kit/token.ts';
 import type { Actor, Ctx, MethodTable } from './context.ts';
-import { BOT_USER_ID, Dataset } from './dataset.ts';
+import { APP_ID, BOT_USER_ID, Dataset, TEAM } from './dataset.ts';
 import { isFilePath, serveFile, signInPage } from './files.ts';
-import { SLACK_TOKEN_PATH, type SlackOAuthOptions, SlackOAuthServer } from './oauth.ts';
 import { channelMethods } from './routes-channels.ts';
 import { chatMethods } from './routes-chat.ts';
 import { historyMethods } from './routes-history.ts';
 import { userFileMethods } from './routes-users-files.ts';
-import { type Answer, defaultFaultBody, fail, methodOf, parseArgs, RateLimiter, send } from './wire.ts';
+import { type Answer, defaultFaultBody, fail, methodOf, ok, parseArgs, send } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/server.ts';
 export { APP_ID, BOT_ID, BOT_USER_ID, TEAM } from './dataset.ts';
-export {
-  SLACK_FAKE_CLIENT_ID,
-  SLACK_FAKE_CLIENT_SECRET,
-  SLACK_TOKEN_PATH,
-  type SlackGrant,
-} from './oauth.ts';
+
+export const SLACK_FAKE_CLIENT_ID = '7000000001.7000000099';
+export const SLACK_FAKE_CLIENT_SECRET = 'cesfakeclientsecret0000000000001';
+export interface SlackGrant {
+  access_token: string;
+  refresh_token: string;
+}
+export interface SlackOAuthOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** lifetime of issued access tokens, seconds; default 43200 (12 hours, as Slack's) */
+  expiresIn?: number;
+}
+
+const definition = loadDefinition('slack');
+export const SLACK_TOKEN_PATH = tokenEndpointPath(definition);
+
+/**
+ * oauth.v2.access (slack.json operation oauth_v2_access; token rotation per
+ * docs.slack.dev/authentication/using-token-rotation), as the definition declares it (client id and secret as
+ * form params) and as loosely as Slack takes it: GET or POST, params in the query, a form or a JSON body,
+ * mixed; HTTP Basic too; a `code` without grant_type. Each refresh retires the presented refresh token.
+ * Every answer is HTTP 200, `{ok: true, ...}` or `{ok: false, error}`.
+ */
+function slackTokenEndpoint(opts: SlackOAuthOptions, scope: string): TokenEndpoint {
+  return new TokenEndpoint({
+    definition,
+    clientId: opts.clientId ?? SLACK_FAKE_CLIENT_ID,
+    clientSecret: opts.clientSecret ?? SLACK_FAKE_CLIENT_SECRET,
+    expiresIn: opts.expiresIn ?? 43_200,
+    accept: {
+      clientAuth: ['basic'],
+      bodyFormats: ['query', 'json'],
+      methods: ['GET', 'POST'],
+      mixedParams: true,
+      implicitCodeGrant: true,
+    },
+    mint: {
+      access: () => `xoxe.xoxb-1-${slackToken()}`,
+      refresh: () => `xoxe-1-${slackToken()}`,
+      code: () => `7000000001.${slackToken()}`,
+    },
+    headers: {},
+    answer: (issued) =>
+      ok({
+        app_id: APP_ID,
+        authed_user: { id: 'U0700000001' },
+        scope,
+        token_type: 'bot',
+        access_token: issued.access_token,
+        bot_user_id: BOT_USER_ID,
+        refresh_token: issued.refresh_token,
+        expires_in: issued.expires_in,
+        team: { id: TEAM.id, name: TEAM.name },
+        enterprise: null,
+        is_enterprise_install: false,
+      }).body as Record<string, unknown>,
+    refuse: (refusal) => fail(slackError(refusal)),
+  });
+}
+
+function slackError(refusal: Refusal): string {
+  switch (refusal.error) {
+    case 'invalid_client':
+      return refusal.reason === 'secret' ? 'bad_client_secret' : 'invalid_client_id';
+    case 'invalid_grant':
+      return refusal.reason === 'refresh_token' ? 'invalid_refresh_token' : 'invalid_code';
+    case 'invalid_request':
+      if (refusal.reason === 'body_syntax') return 'invalid_json';
+      return refusal.reason === 'refresh_token' ? 'invalid_refresh_token' : 'invalid_grant_type';
+    default:
+      return 'invalid_grant_type';
+  }
+}
+
+/** A unique token body in Slack's style (digits, dashes, lowercase hex). */
+function slackToken(): string {
+  return `7000000001-${randomBytes(16).toString('hex')}`;
+}
 
 export const SLACK_FAKE_BOT_TOKEN = 'xoxb-7000000001-7000000002-CesFakeBotToken00000001';
 export const SLACK_FAKE_USER_TOKEN = 'xoxp-7000000001-7000000003-7000000004-cesfakeusertoken000000000000001';
@@ -129,7 +205,7 @@ export interface SlackFake {
   /** the API root, like https://slack.com/api: `${origin}/api` */
   url: string;
   origin: string;
-  oauth: SlackOAuthServer;
+  oauth: TokenEndpoint;
   requests: RecordedRequest[];
   unhandled: RecordedRequest[];
   failNext(fault: SlackFault): void;
@@ -149,8 +225,7 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     ...(opts.engineeringMessages === undefined ? {} : { engineeringMessages: opts.engineeringMessages }),
   });
   const botScopes = new Set(opts.botScopes ?? SLACK_FAKE_BOT_SCOPES);
-  const oauth = new SlackOAuthServer(opts.oauth);
-  oauth.scope = [...botScopes].join(',');
+  const oauth = slackTokenEndpoint(opts.oauth ?? {}, [...botScopes].join(','));
   const tokens = new Map<string, Actor>();
   const addToken = (token: string, kind: 'bot' | 'user', userId: string, scopes: Set<string>) =>
     tokens.set(token, { token, kind, userId, scopes });
@@ -165,8 +240,8 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
 
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults: Array<SlackFault & { times: number }> = [];
-  const limiter = new RateLimiter(opts.rateLimitPerSecond);
+  const faults = new FaultQueue<SlackFault>();
+  const limiter = rateLimit(perSecond(opts.rateLimitPerSecond));
   const pageSize = opts.pageSize ?? 10;
   const now = opts.now ?? Date.now;
   let origin = '';
@@ -177,9 +252,9 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     const known = tokens.get(token);
     if (known !== undefined) return known;
     if (token === SLACK_FAKE_REVOKED_TOKEN) return 'token_revoked';
-    const issued = oauth.accessToken(token);
+    const issued = oauth.check(token)?.state;
     if (issued === 'expired') return 'token_expired';
-    if (issued === 'ok') return { token, kind: 'bot', userId: BOT_USER_ID, scopes: botScopes };
+    if (issued === 'valid') return { token, kind: 'bot', userId: BOT_USER_ID, scopes: botScopes };
     return 'invalid_auth';
   };
   const bearer = (recorded: RecordedRequest): string | undefined => {
@@ -187,26 +262,9 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     return m?.[1];
   };
 
-  const takeFault = (path: string): SlackFault | undefined => {
-    const index = faults.findIndex((f) => path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
-
   const handle = (recorded: RecordedRequest): Answer => {
-    const fault = takeFault(recorded.path);
-    if (fault !== undefined) {
-      return {
-        status: fault.status,
-        headers: Object.fromEntries(
-          Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-        ),
-        body: fault.body ?? defaultFaultBody(fault.status, recorded.path),
-      };
-    }
+    const fault = faults.take(recorded.path);
+    if (fault !== undefined) return faultAnswer(fault, (status) => defaultFaultBody(status, recorded.path));
     const url = new URL(recorded.path, 'http://fake.invalid');
     if (url.pathname === '/' && recorded.method === 'GET') return signInPage();
     if (isFilePath(url.pathname)) {
@@ -283,9 +341,7 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     requests,
     unhandled,
     data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
-    },
+    failNext: (fault) => faults.push(fault),
     tokenRequests: () =>
       requests.filter((r) => new URL(r.path, 'http://fake.invalid').pathname === SLACK_TOKEN_PATH),
     fileRequests: () => requests.filter((r) => r.path.startsWith('/files-pri/')),

@@ -14,7 +14,7 @@
 //     opaque base64 strings (Slack's look like base64 of `team:C061FA5PB` or `next_ts:1512085861000543`); this
 //     fake encodes `<kind>:<key of the next record>` the same way and answers invalid_cursor to anything else.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 export type Args = Record<string, unknown>;
 
@@ -162,9 +162,6 @@ export function canonicalTs(raw: string | undefined): string | undefined | 'inva
 export function tsOf(seconds: number, micros = 0): string {
   return `${String(seconds).padStart(10, '0')}.${String(micros).padStart(6, '0')}`;
 }
-
-/** The provider's request budget: the fakes' shared token bucket (test/fakes/shared/token-bucket.ts). */
-export { TokenBucket as RateLimiter } from '../../../fakes/shared/token-bucket.ts';
 
 /** Slack's body for an HTTP status injected with failNext when the fault brings none. */
 export function defaultFaultBody(status: number, path: string): unknown {

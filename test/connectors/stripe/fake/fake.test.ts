@@ -300,8 +300,7 @@ describe('Stripe fake rate limit', () => {
     try {
       const statuses: number[] = [];
       let limited: Response | undefined;
-      // The fake counts per calendar second: four requests could straddle a second's end two and two, five at
-      // once put at least three in one second whichever end they straddle.
+      // The kit's bucket holds two and refills two a second: of five sent at once, the last find it empty.
       const answers = await Promise.all(
         Array.from({ length: 5 }, () =>
           fetch(`${fake.url}/v1/balance`, { headers: { authorization: BEARER } }),

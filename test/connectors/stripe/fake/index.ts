@@ -2,7 +2,7 @@
 // following Stripe's OpenAPI description (reference/providers/stripe.yaml, API version 2023-08-16) and sample
 // objects (reference/providers/stripe-fixtures.json); wire conventions in wire.ts, paging/expansion in paging.ts,
 // the search language in search.ts.
-// Dispatch order for every request:
+// It stands on the kit (test/connectors/kit), which answers in its order:
 //   1. fault injected with failNext (matching path prefix)             → the fault (Stripe's body for its status)
 //   2. no key / unknown key (Bearer, or Basic with the key as user)    → 401 {error: {type: invalid_request_error, message}}
 //   3. over `rateLimitPerSecond` (off by default)                     → 429 {error: {code: rate_limit}} + Stripe-Rate-Limited-Reason
@@ -13,35 +13,21 @@
 //   8. POST with Idempotency-Key: a replay answers the first result (Idempotent-Replayed: true); the same key with
 //      other parameters or another endpoint → 400 idempotency_error. 2xx and 402 results are kept, as Stripe keeps
 //      the results of requests that began executing (validation refusals are not kept).
-//   9. the route (router.ts files below); refusals are Stripe error bodies (404 resource_missing, 400
-//      parameter_missing / parameter_unknown / parameter_invalid_integer, 402 card_error, ...)
-// Routes (reference operationId):
-//   GET    /v1/account                          GetAccount
-//   GET    /v1/balance                          GetBalance
-//   GET    /v1/balance_transactions[/:id]       GetBalanceTransactions / GetBalanceTransactionsId (also /v1/balance/history)
-//   GET    /v1/charges, /search, /:id           GetCharges / GetChargesSearch / GetChargesCharge
-//   POST   /v1/checkout/sessions, GET /:id      PostCheckoutSessions / GetCheckoutSessionsSession
-//   GET    /v1/customers, /search, /:id         GetCustomers / GetCustomersSearch / GetCustomersCustomer
-//   POST   /v1/customers, /:id; DELETE /:id     PostCustomers / PostCustomersCustomer / DeleteCustomersCustomer
-//   GET    /v1/disputes, /:id                   GetDisputes / GetDisputesDispute
-//   GET    /v1/invoices, /search, /:id          GetInvoices / GetInvoicesSearch / GetInvoicesInvoice
-//   POST   /v1/invoices, /:id/finalize, /:id/send  PostInvoices / PostInvoicesInvoiceFinalize / PostInvoicesInvoiceSend
-//   GET    /v1/payment_intents, /search, /:id   GetPaymentIntents / GetPaymentIntentsSearch / GetPaymentIntentsIntent
-//   POST   /v1/payment_intents, /:id, /:id/cancel, /:id/confirm
-//          PostPaymentIntents / PostPaymentIntentsIntent / PostPaymentIntentsIntentCancel / PostPaymentIntentsIntentConfirm
-//   POST   /v1/payment_methods/:id/attach       PostPaymentMethodsPaymentMethodAttach
-//   GET    /v1/payouts, /:id                    GetPayouts / GetPayoutsPayout
-//   GET    /v1/prices, /:id; POST /v1/prices    GetPrices / GetPricesPrice / PostPrices
-//   GET    /v1/products, /search, /:id          GetProducts / GetProductsSearch / GetProductsId
-//   POST   /v1/products, /:id; DELETE /:id      PostProducts / PostProductsId / DeleteProductsId
-//   GET    /v1/refunds, /:id; POST /v1/refunds  GetRefunds / GetRefundsRefund / PostRefunds
-//   GET    /v1/subscriptions, /search, /:id     GetSubscriptions / GetSubscriptionsSearch / GetSubscriptionsSubscriptionExposedId
-//   POST   /v1/subscriptions, /:id; DELETE /:id PostSubscriptions / PostSubscriptionsSubscriptionExposedId /
-//          DeleteSubscriptionsSubscriptionExposedId (cancels)
+//   9. the route (routes-*.ts, each naming its reference operationId); refusals are Stripe error bodies (404
+//      resource_missing, 400 parameter_missing / parameter_unknown / parameter_invalid_integer, 402 card_error, ...)
 // Lists page by keyset (`limit` 1–100, default 10, `starting_after` / `ending_before`), newest first; searches by
 // an opaque `page` token. Dataset: dataset.ts (30 of each resource by default, `created` 3 days apart from
 // 2024-01-01). No OAuth: Stripe API keys are static.
-import { type RecordedRequest, startRecordingServer } from '../../../fakes/shared/server.ts';
+import type { IncomingMessage } from 'node:http';
+import { loadDefinition } from '../../kit/definition.ts';
+import {
+  type Fault,
+  type Route as KitRoute,
+  perSecond,
+  type RecordedRequest,
+  type RouteRequest,
+  startFake,
+} from '../../kit/index.ts';
 import { Dataset } from './dataset.ts';
 import type { Route } from './router.ts';
 import { catalogRoutes } from './routes-catalog.ts';
@@ -61,7 +47,6 @@ import {
   parseAuth,
   parseBrackets,
   permissionDenied,
-  RateLimiter,
   Refusal,
   rateLimited,
   requestId,
@@ -71,7 +56,7 @@ import {
   unrecognizedUrl,
 } from './wire.ts';
 
-export type { RecordedRequest } from '../../../fakes/shared/server.ts';
+export type { RecordedRequest } from '../../kit/index.ts';
 export { Dataset } from './dataset.ts';
 export type { Obj } from './records.ts';
 
@@ -85,16 +70,8 @@ export const STRIPE_FAKE_RESTRICTED_KEY =
 export const STRIPE_FAKE_READ_ONLY_KEY =
   'rk_test_51CesFakeReadOnlyKey0000000000000000000000000000000000000000000000000';
 
-export interface StripeFault {
-  status: number;
-  /** path prefix as received, e.g. `/v1/customers` */
-  match: string;
-  headers?: Record<string, string>;
-  /** default: Stripe's error body for the status */
-  body?: unknown;
-  /** default 1 */
-  times?: number;
-}
+/** A fault: `match` is a path prefix as received, e.g. `/v1/customers`; default body: Stripe's for the status. */
+export type StripeFault = Fault & { match: string };
 
 export interface StripeFakeOptions {
   /** full-access keys accepted; default [STRIPE_FAKE_SECRET_KEY, STRIPE_FAKE_RESTRICTED_KEY] */
@@ -127,150 +104,163 @@ interface Kept {
   requestId: string;
 }
 
+/** Who a request acts as, and its parameters (query and form body), decoded once before its route. */
+interface Caller {
+  key: string;
+  readOnly: boolean;
+  params: Params;
+}
+
+const definition = loadDefinition('stripe');
+
 export async function startStripeFake(opts: StripeFakeOptions = {}): Promise<StripeFake> {
   const keys = {
     full: new Set(opts.keys ?? [STRIPE_FAKE_SECRET_KEY, STRIPE_FAKE_RESTRICTED_KEY]),
     readOnly: new Set(opts.readOnlyKeys ?? [STRIPE_FAKE_READ_ONLY_KEY]),
   };
   const data = new Dataset(opts.records ?? 30);
-  const routes: Route[] = [
+  const kept = new Map<string, Kept>();
+
+  /** Steps 7 and 8 around the route itself. */
+  const dispatch = (route: Route, req: RouteRequest, caller: Caller): Answer => {
+    const { method, pathname } = req;
+    const { key, params } = caller;
+    if (caller.readOnly && method !== 'GET') return permissionDenied(key, pathname.split('/')[2] ?? 'all');
+    const reqId = requestId();
+    const idemKey = method === 'POST' ? headerOf(req.recorded.headers, 'idempotency-key') : undefined;
+    const endpoint = `${method} ${pathname}`;
+    if (idemKey !== undefined) {
+      if (idemKey.length > 255)
+        return invalid('Idempotency keys may be at most 255 characters long.', 'Idempotency-Key');
+      const prior = kept.get(`${key}\u0000${idemKey}`);
+      if (prior !== undefined) {
+        if (prior.endpoint !== endpoint)
+          return stripeError(400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${prior.endpoint}' vs '${endpoint}'). Try using a key other than '${idemKey}' if you meant to execute a different request.`,
+          });
+        if (prior.params !== canonical(params))
+          return stripeError(400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`,
+          });
+        return {
+          ...prior.answer,
+          headers: {
+            ...prior.answer.headers,
+            'request-id': reqId,
+            'idempotency-key': idemKey,
+            'idempotent-replayed': 'true',
+            'original-request': prior.requestId,
+          },
+        };
+      }
+    }
+    const answer = run(route, { data, params, ids: Object.values(req.params), key });
+    if (idemKey === undefined) return { ...answer, headers: { ...answer.headers, 'request-id': reqId } };
+    if ((answer.status >= 200 && answer.status < 300) || answer.status === 402)
+      kept.set(`${key}\u0000${idemKey}`, { endpoint, params: canonical(params), answer, requestId: reqId });
+    return {
+      ...answer,
+      headers: {
+        ...answer.headers,
+        'request-id': reqId,
+        'idempotency-key': idemKey,
+        'original-request': reqId,
+      },
+    };
+  };
+  const routes = [
     ...readRoutes(),
     ...catalogRoutes(),
     ...invoiceRoutes(),
     ...subscriptionRoutes(),
     ...paymentRoutes(),
     ...checkoutRoutes(),
-  ];
-  const requests: RecordedRequest[] = [];
-  const unhandled: RecordedRequest[] = [];
-  const faults: Array<StripeFault & { times: number }> = [];
-  const limiter = new RateLimiter(opts.rateLimitPerSecond);
-  const kept = new Map<string, Kept>();
-
-  const takeFault = (path: string) => {
-    const index = faults.findIndex((f) => path.startsWith(f.match));
-    const fault = faults[index];
-    if (fault === undefined) return undefined;
-    fault.times -= 1;
-    if (fault.times <= 0) faults.splice(index, 1);
-    return fault;
-  };
-
-  const handle = (recorded: RecordedRequest, reqId: string): Answer => {
-    const fault = takeFault(recorded.path);
-    if (fault !== undefined) {
-      const own = defaultError(fault.status, recorded.method, recorded.path);
-      const headers = Object.fromEntries(
-        Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
-      );
-      return { status: fault.status, headers: { ...own.headers, ...headers }, body: fault.body ?? own.body };
-    }
-    const auth = parseAuth(recorded.headers, keys);
-    if (auth.kind === 'none') return noKey();
-    if (auth.kind === 'bad') return badKey(auth.key);
-    if (limiter.limited()) return rateLimited();
-    const url = new URL(recorded.path, 'http://fake.invalid');
-    const method = recorded.method;
-    try {
-      let params: Params = parseBrackets(url.searchParams);
-      if (method === 'POST' || method === 'DELETE') {
-        const type = String(recorded.headers['content-type'] ?? '')
-          .split(';')[0]
-          ?.trim()
-          .toLowerCase();
-        if (recorded.body.trim() !== '') {
-          if (type !== 'application/x-www-form-urlencoded')
-            return invalid(
-              'Invalid request (check that your POST content type is application/x-www-form-urlencoded). If you have any questions, we can help at https://support.stripe.com/.',
-            );
-          params = { ...params, ...parseBrackets(new URLSearchParams(recorded.body)) };
-        }
-      }
-      let match: { route: Route; ids: string[] } | undefined;
-      for (const r of routes) {
-        if (r.method !== method) continue;
-        const m = r.pattern.exec(url.pathname);
-        if (m) {
-          match = { route: r, ids: m.slice(1).map(decodeURIComponent) };
-          break;
-        }
-      }
-      if (match === undefined) {
-        unhandled.push(recorded);
-        return unrecognizedUrl(method, url.pathname);
-      }
-      if (auth.readOnly && method !== 'GET')
-        return permissionDenied(auth.key, url.pathname.split('/')[2] ?? 'all');
-      const idemKey = method === 'POST' ? headerOf(recorded, 'idempotency-key') : undefined;
-      const endpoint = `${method} ${url.pathname}`;
-      if (idemKey !== undefined) {
-        if (idemKey.length > 255)
-          return invalid('Idempotency keys may be at most 255 characters long.', 'Idempotency-Key');
-        const prior = kept.get(`${auth.key}\u0000${idemKey}`);
-        if (prior !== undefined) {
-          if (prior.endpoint !== endpoint)
-            return stripeError(400, {
-              type: 'idempotency_error',
-              message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${prior.endpoint}' vs '${endpoint}'). Try using a key other than '${idemKey}' if you meant to execute a different request.`,
-            });
-          if (prior.params !== canonical(params))
-            return stripeError(400, {
-              type: 'idempotency_error',
-              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`,
-            });
-          return {
-            ...prior.answer,
-            headers: {
-              ...prior.answer.headers,
-              'idempotency-key': idemKey,
-              'idempotent-replayed': 'true',
-              'original-request': prior.requestId,
-            },
-          };
-        }
-      }
-      const answer = run(match.route, { data, params, ids: match.ids, key: auth.key });
-      if (idemKey !== undefined) {
-        if ((answer.status >= 200 && answer.status < 300) || answer.status === 402)
-          kept.set(`${auth.key}\u0000${idemKey}`, {
-            endpoint,
-            params: canonical(params),
-            answer,
-            requestId: reqId,
-          });
-        return {
-          ...answer,
-          headers: { ...answer.headers, 'idempotency-key': idemKey, 'original-request': reqId },
-        };
-      }
-      return answer;
-    } catch (error) {
-      if (error instanceof Refusal) return error.answer;
-      throw error;
-    }
-  };
-
-  const server = await startRecordingServer(
-    (_req, res, recorded) => {
-      const reqId = requestId();
-      const version = headerOf(recorded, 'stripe-version') ?? STRIPE_API_VERSION;
-      send(res, handle(recorded, reqId), version, reqId);
-    },
-    { requests, unhandled },
-    { responseDelayMs: opts.responseDelayMs ?? 0 },
+  ].map(
+    (r): KitRoute<Caller> => ({
+      method: r.method,
+      path: r.path,
+      operation: r.op,
+      handle: (req, caller) => dispatch(r, req, caller),
+    }),
   );
 
-  return {
-    url: server.origin,
-    origin: server.origin,
-    requests,
-    unhandled,
-    data,
-    failNext(fault) {
-      faults.push({ ...fault, times: fault.times ?? 1 });
+  const fake = await startFake<Caller>({
+    definition,
+    routes,
+    authenticate: (recorded) => {
+      const auth = parseAuth(recorded.headers, keys);
+      if (auth.kind === 'none') return { refuse: noKey() };
+      if (auth.kind === 'bad') return { refuse: badKey(auth.key) };
+      return { key: auth.key, readOnly: auth.readOnly, params: {} };
     },
-    close: () => server.close(),
+    rateLimit: perSecond(opts.rateLimitPerSecond),
+    errors: {
+      body: (status) => defaultError(status, 'GET', '/').body,
+      // Stripe's 404 names the object the path asks for, its 429 carries Stripe-Rate-Limited-Reason.
+      fault: (fault, recorded) => {
+        const own = defaultError(fault.status, recorded.method, recorded.path);
+        const headers = Object.fromEntries(
+          Object.entries(fault.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+        );
+        return {
+          status: fault.status,
+          headers: { ...own.headers, ...headers },
+          body: fault.body ?? own.body,
+        };
+      },
+      rateLimited,
+      notFound: (recorded) =>
+        unrecognizedUrl(recorded.method, new URL(recorded.path, 'http://x.invalid').pathname),
+    },
+    before: (recorded, caller) => {
+      try {
+        caller.params = params(recorded);
+        return undefined;
+      } catch (error) {
+        if (error instanceof Refusal) return error.answer;
+        throw error;
+      }
+    },
+    send: (res, answer) =>
+      send(
+        res,
+        answer,
+        headerOf(res.req.headers, 'stripe-version') ?? STRIPE_API_VERSION,
+        answer.headers?.['request-id'] ?? requestId(),
+      ),
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
+
+  return {
+    url: fake.origin,
+    origin: fake.origin,
+    requests: fake.requests,
+    unhandled: fake.unhandled,
+    data,
+    failNext: fake.failNext,
+    close: () => fake.close(),
   };
+}
+
+/** Steps 4 and 5: the query's parameters and a write's form body, decoded from bracket notation. */
+function params(recorded: RecordedRequest): Params {
+  const url = new URL(recorded.path, 'http://fake.invalid');
+  const query = parseBrackets(url.searchParams);
+  if ((recorded.method !== 'POST' && recorded.method !== 'DELETE') || recorded.body.trim() === '')
+    return query;
+  const type = String(recorded.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded')
+    throw new Refusal(
+      invalid(
+        'Invalid request (check that your POST content type is application/x-www-form-urlencoded). If you have any questions, we can help at https://support.stripe.com/.',
+      ),
+    );
+  return { ...query, ...parseBrackets(new URLSearchParams(recorded.body)) };
 }
 
 /** Runs a route; a refusal thrown inside it is its answer. */
@@ -283,7 +273,7 @@ function run(route: Route, ctx: Parameters<Route['handler']>[0]): Answer {
   }
 }
 
-function headerOf(recorded: RecordedRequest, name: string): string | undefined {
-  const v = recorded.headers[name];
+function headerOf(headers: IncomingMessage['headers'], name: string): string | undefined {
+  const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -6,7 +6,7 @@
 //     with an opaque `page` token; `total_count` only when `expand[]=total_count`.
 //   - Expansion (docs.stripe.com/api/expanding_objects): `expand[]=customer` swaps an id for its object, dotted
 //     paths go deeper (`latest_charge.balance_transaction`), in lists they start with `data.`; up to 4 levels.
-import { createHash } from 'node:crypto';
+import { CursorCodec } from '../../kit/paging.ts';
 import type { Dataset } from './dataset.ts';
 import { array, int } from './params.ts';
 import type { Obj } from './records.ts';
@@ -62,16 +62,19 @@ function cursorIndex(data: Dataset, items: Obj[], id: string, noun: string, para
   return idx < 0 ? items.length : idx;
 }
 
+/** Search page tokens: the kit's signed cursors, bound to the search and its query. */
+const pages = new CursorCodec();
+
 /** One page of search results; the page token binds the query, so it can't be replayed with another one. */
 export function searchPage(data: Dataset, items: Obj[], params: Params, url: string, query: string): Obj {
   const limit = limitOf(params);
   const token = params.page;
   let offset = 0;
   if (token !== undefined && token !== '') {
-    const decoded = typeof token === 'string' ? decodePage(token) : undefined;
-    if (decoded === undefined || decoded.q !== digest(query))
+    const at = typeof token === 'string' ? pages.verify(token, url, query) : undefined;
+    if (at === undefined)
       fail(invalid('Invalid page: this page token does not belong to this query.', 'page'));
-    offset = decoded.o;
+    offset = at;
   }
   const page = items.slice(offset, offset + limit);
   const more = offset + limit < items.length;
@@ -85,25 +88,12 @@ export function searchPage(data: Dataset, items: Obj[], params: Params, url: str
       true,
     ),
     has_more: more,
-    next_page: more
-      ? Buffer.from(JSON.stringify({ o: offset + limit, q: digest(query) })).toString('base64url')
-      : null,
+    next_page: more ? pages.sign(url, offset + limit, query) : null,
     url,
   };
   if (wantsTotal) body.total_count = items.length;
   return body;
 }
-
-function decodePage(token: string): { o: number; q: string } | undefined {
-  try {
-    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown; q?: unknown };
-    return typeof v.o === 'number' && typeof v.q === 'string' ? { o: v.o, q: v.q } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const digest = (q: string) => createHash('sha256').update(q).digest('base64url').slice(0, 12);
 
 /** The `expand[]` paths of a request. */
 function expandPaths(params: Params): string[] {

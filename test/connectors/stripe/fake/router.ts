@@ -1,5 +1,5 @@
-// The routing helpers every route file shares: a route names its method, path pattern and the reference
-// operation (operationId of stripe.yaml) it follows.
+// The routing helpers every route file shares: a route names its method, path template (the kit router's)
+// and the reference operation (operationId of stripe.yaml) it follows.
 import type { Dataset } from './dataset.ts';
 import { expanded, listPage, searchPage } from './paging.ts';
 import { checkKnown, inRange, range, required, str } from './params.ts';
@@ -18,15 +18,16 @@ export interface Ctx {
 
 export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
-  pattern: RegExp;
+  /** the kit router's template, e.g. `/v1/customers/{id}` */
+  path: string;
   /** the reference operation (operationId) */
   op: string;
   handler: (ctx: Ctx) => Answer;
 }
 
+/** `path` as Stripe's reference writes it, `:id` for a segment. */
 export function route(method: Route['method'], path: string, op: string, handler: Route['handler']): Route {
-  const pattern = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`);
-  return { method, pattern, op, handler };
+  return { method, path: path.replace(/:([a-z]+)/g, '{$1}'), op, handler };
 }
 
 export const ok = (body: unknown): Answer => ({ status: 200, body });

@@ -9,7 +9,7 @@
 //   - Over the limit: 429, code `rate_limit`, header `Stripe-Rate-Limited-Reason` and no Retry-After.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { send as sendShared } from '../../../fakes/shared/server.ts';
+import { send as sendShared } from '../../kit/server.ts';
 
 /** The API version of the reference this fake follows (the answer's Stripe-Version when none is requested). */
 export const STRIPE_API_VERSION = '2023-08-16';
@@ -284,33 +284,5 @@ export function send(res: ServerResponse, answer: Answer, version: string, reqId
   );
 }
 
-// ---- rate limiting ----------------------------------------------------------------------------------------------
-
-/** A fixed one-second window per account, as Stripe's per-second limiter; off unless configured. */
-export class RateLimiter {
-  private window = 0;
-  private count = 0;
-  constructor(private readonly perSecond: number | undefined) {}
-
-  /** True when the request is over the limit. */
-  limited(now = Date.now()): boolean {
-    if (this.perSecond === undefined) return false;
-    const window = Math.floor(now / 1000);
-    if (window !== this.window) {
-      this.window = window;
-      this.count = 0;
-    }
-    this.count++;
-    return this.count > this.perSecond;
-  }
-}
-
 /** JSON with sorted keys, so two parameter sets with the same members compare equal. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+export { canonical } from '../../kit/paging.ts';

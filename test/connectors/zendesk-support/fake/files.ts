@@ -7,19 +7,16 @@
 // The storage host is modelled as a second path on the fake: /_zdusercontent/attachment/{account}/{token}.
 // It honours a single `Range: bytes=...` (206 + Content-Range, 416 when unsatisfiable).
 import { createHmac } from 'node:crypto';
+import type { Answer, Route } from '../../kit/index.ts';
+import { route } from '../../kit/route.ts';
+import { articleFiles } from './admin-data.ts';
 import type { Dataset } from './dataset.ts';
 
-export const STORAGE_PREFIX = '/_zdusercontent';
+const STORAGE_PREFIX = '/_zdusercontent';
 const ACCOUNT_ID = '10203040';
 const SIGNING_KEY = 'zendesk-fake-storage-key';
 
-export interface FileResult {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-}
-
-const html = (status: number, text: string): FileResult => ({
+const html = (status: number, text: string): Answer => ({
   status,
   headers: { 'content-type': 'text/html; charset=utf-8' },
   body: `<html><body>${text}</body></html>`,
@@ -29,33 +26,57 @@ function sign(token: string): string {
   return createHmac('sha256', SIGNING_KEY).update(token).digest('base64url');
 }
 
-/** `/attachments/token/{token}/` on the account host: the redirect to storage. Undefined = not this route. */
-export function contentRoute(origin: string, pathname: string, data: Dataset): FileResult | undefined {
-  const m = /^\/attachments\/token\/([A-Za-z0-9_-]+)\/?$/.exec(pathname);
-  if (m === null) return undefined;
-  const attachment = data.attachmentByToken(m[1] as string);
-  if (attachment === undefined) return html(404, 'The page you were looking for doesn&#39;t exist.');
-  const location = `${origin}${STORAGE_PREFIX}/attachment/${ACCOUNT_ID}/${attachment.token}?token=${sign(attachment.token)}`;
-  return {
-    status: 302,
-    headers: { location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
-    body: `<html><body>You are being <a href="${location}">redirected</a>.</body></html>`,
-  };
-}
-
-/** The storage host: the bytes, for a valid signature only. Undefined = not this route. */
-export function storageRoute(
-  pathname: string,
-  query: URLSearchParams,
-  range: string | undefined,
+/**
+ * The hosts behind url properties, which take no credential: the account host's content_url (a redirect to
+ * storage), the storage host (the bytes, for a valid signature only) and a published Help Center article's
+ * attachment (public). `bare` marks their answers, which carry none of the API's headers.
+ */
+export function fileRoutes(
   data: Dataset,
-): FileResult | undefined {
-  const m = new RegExp(`^${STORAGE_PREFIX}/attachment/${ACCOUNT_ID}/([A-Za-z0-9_-]+)$`).exec(pathname);
-  if (m === null) return undefined;
-  const token = m[1] as string;
-  const attachment = data.attachmentByToken(token);
-  if (attachment === undefined || query.get('token') !== sign(token)) return html(403, 'Access denied');
-  return serveBytes(attachment.bytes, attachment.contentType, attachment.fileName, range);
+  origin: () => string,
+  bare: (a: Answer) => Answer,
+): Route<unknown>[] {
+  const range = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const content = route(
+    'GET',
+    '/attachments/token/{token}',
+    'content_url (Working with url properties)',
+    (req) => {
+      const attachment = data.attachmentByToken(req.params.token as string);
+      if (attachment === undefined)
+        return bare(html(404, 'The page you were looking for doesn&#39;t exist.'));
+      const location = `${origin()}${STORAGE_PREFIX}/attachment/${ACCOUNT_ID}/${attachment.token}?token=${sign(attachment.token)}`;
+      return bare({
+        status: 302,
+        headers: { location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+        body: `<html><body>You are being <a href="${location}">redirected</a>.</body></html>`,
+      });
+    },
+  );
+  return [
+    content,
+    { ...content, path: '/attachments/token/{token}/' },
+    route('GET', `${STORAGE_PREFIX}/attachment/${ACCOUNT_ID}/{token}`, 'zdusercontent.com storage', (req) => {
+      const token = req.params.token as string;
+      const attachment = data.attachmentByToken(token);
+      if (attachment === undefined || req.query.get('token') !== sign(token))
+        return bare(html(403, 'Access denied'));
+      const { bytes, contentType, fileName } = attachment;
+      return bare(serveBytes(bytes, contentType, fileName, range(req.recorded.headers.range)));
+    }),
+    route(
+      'GET',
+      '/hc/article_attachments/{id}/{name}',
+      'Help Center article attachment content_url',
+      (req) => {
+        const f = articleFiles().find(
+          (x) => x.id === Number(req.params.id) && x.fileName === req.params.name,
+        );
+        if (f === undefined) return bare(html(404, 'Not found'));
+        return bare(serveBytes(f.bytes, f.contentType, f.fileName, range(req.recorded.headers.range)));
+      },
+    ),
+  ];
 }
 
 /** A file with Content-Type, Content-Disposition and a single `Range: bytes=...` honoured (206/416). */
@@ -64,7 +85,7 @@ export function serveBytes(
   contentType: string,
   fileName: string,
   range: string | undefined,
-): FileResult {
+): Answer {
   const headers: Record<string, string> = {
     'content-type': contentType,
     'content-disposition': `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,

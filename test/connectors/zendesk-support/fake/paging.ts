@@ -8,6 +8,7 @@
 //   - offset, the default: `page` (from 1) and `per_page` (default and maximum 100; larger values are cut to
 //     100), body `next_page` / `previous_page` (absolute URLs with `.json`, null at the ends) and `count`.
 // `page` and `page[size]` are mutually exclusive (parameter DualPaginationPage of the OpenAPI description).
+import { pageUrl } from '../../kit/paging.ts';
 import { invalidPagination } from './wire.ts';
 
 export type Paging =
@@ -60,12 +61,8 @@ export function paginate<T extends { id: number }>(all: readonly T[], req: PageR
     const start = (paging.page - 1) * paging.perPage;
     const items = all.slice(start, start + paging.perPage);
     const last = Math.max(1, Math.ceil(all.length / paging.perPage));
-    const link = (page: number) => {
-      const q = new URLSearchParams(req.query);
-      q.set('page', String(page));
-      q.set('per_page', String(paging.perPage));
-      return `${req.origin}${req.path}.json?${q.toString()}`;
-    };
+    const link = (page: number) =>
+      pageUrl(req.origin, `${req.path}.json?${req.query}`, { page, per_page: paging.perPage });
     return {
       ok: true,
       items,

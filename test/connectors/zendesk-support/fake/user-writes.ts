@@ -5,39 +5,13 @@
 // values it can't accept are a 422 RecordInvalid naming the attribute. The bulk job is applied at once (so a
 // later read sees it) but answered as Zendesk answers a new job: status queued, results to come.
 import { createHash } from 'node:crypto';
+import type { Answer, RouteRequest } from '../../kit/index.ts';
 import type { Dataset, Role, UserRecord } from './dataset.ts';
 import * as render from './render.ts';
-import type { RouteRequest, RouteResult } from './routes.ts';
-import { type FieldError, recordInvalid, recordNotFound } from './wire.ts';
+import { type FieldError, isAnswer, readMember, recordInvalid, recordNotFound } from './wire.ts';
 import { type TicketWriteContext, updateTicket } from './writes.ts';
 
 const ROLES: readonly Role[] = ['end-user', 'agent', 'admin'];
-
-function readMember(req: RouteRequest, key: string): Record<string, unknown> | RouteResult {
-  const bad = (text: string): RouteResult => ({
-    status: 400,
-    body: text,
-    headers: { 'content-type': 'text/plain; charset=utf-8' },
-  });
-  if (!(req.contentType ?? '').toLowerCase().startsWith('application/json'))
-    return bad('Content-Type must be application/json');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(req.body);
-  } catch {
-    return bad('Invalid JSON in request body');
-  }
-  const member = isObject(parsed) ? parsed[key] : undefined;
-  return isObject(member) ? member : bad(`param is missing or the value is empty: ${key}`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isResult(value: unknown): value is RouteResult {
-  return isObject(value) && typeof value.status === 'number' && 'body' in value;
-}
 
 /** Applies the stored attributes to a copy; the errors name Zendesk's attributes. */
 function applyUser(data: Dataset, u: UserRecord, input: Record<string, unknown>) {
@@ -74,9 +48,9 @@ function applyUser(data: Dataset, u: UserRecord, input: Record<string, unknown>)
   return { next, errors };
 }
 
-export function createUser(data: Dataset, ctx: render.RenderContext, req: RouteRequest): RouteResult {
+export function createUser(data: Dataset, ctx: render.RenderContext, req: RouteRequest): Answer {
   const input = readMember(req, 'user');
-  if (isResult(input)) return input;
+  if (isAnswer(input)) return input;
   const now = Date.now();
   const draft: UserRecord = {
     id: Math.max(...data.users.map((u) => u.id)) + 1,
@@ -101,16 +75,11 @@ export function createUser(data: Dataset, ctx: render.RenderContext, req: RouteR
   };
 }
 
-export function updateUser(
-  data: Dataset,
-  ctx: render.RenderContext,
-  id: number,
-  req: RouteRequest,
-): RouteResult {
+export function updateUser(data: Dataset, ctx: render.RenderContext, id: number, req: RouteRequest): Answer {
   const u = data.user(id);
   if (u === undefined) return { status: 404, body: recordNotFound() };
   const input = readMember(req, 'user');
-  if (isResult(input)) return input;
+  if (isAnswer(input)) return input;
   const { next, errors } = applyUser(data, u, input);
   if (Object.keys(errors).length > 0) return { status: 422, body: recordInvalid(errors) };
   Object.assign(u, next, { updatedAt: Date.now() });
@@ -119,9 +88,9 @@ export function updateUser(
 
 let jobCounter = 0;
 
-export function updateManyTickets(writes: TicketWriteContext, req: RouteRequest): RouteResult {
+export function updateManyTickets(writes: TicketWriteContext, req: RouteRequest): Answer {
   const raw = req.query.get('ids');
-  const invalid = (description: string): RouteResult => ({
+  const invalid = (description: string): Answer => ({
     status: 400,
     body: { error: 'InvalidValue', description },
   });
@@ -130,7 +99,7 @@ export function updateManyTickets(writes: TicketWriteContext, req: RouteRequest)
   if (ids.some((s) => !/^\d+$/.test(s))) return invalid('ids must be a comma-separated list of ticket ids');
   if (ids.length > 100) return invalid('Too many ids: at most 100 tickets can be updated at once');
   const input = readMember(req, 'ticket');
-  if (isResult(input)) return input;
+  if (isAnswer(input)) return input;
   const results: Array<Record<string, unknown>> = [];
   for (const id of ids) {
     const one = updateTicket(writes, Number(id), { ...req, method: 'PUT' });

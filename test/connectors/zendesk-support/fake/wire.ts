@@ -11,6 +11,7 @@
 //     `Retry-After` (its documented example: `Retry-After: 93` and a text/html body).
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Answer, RouteRequest } from '../../kit/index.ts';
 
 export type Auth =
   | { kind: 'anonymous' }
@@ -50,6 +51,54 @@ export function parseAuth(headers: IncomingHttpHeaders, accepted: AcceptedCreden
 }
 
 export const UNAUTHENTICATED_BODY = { error: "Couldn't authenticate you" };
+
+/** Zendesk's body for a status, where a fault names none. */
+export function errorBody(status: number): unknown {
+  if (status === 401) return UNAUTHENTICATED_BODY;
+  if (status === 403)
+    return {
+      error: 'Forbidden',
+      description:
+        'You do not have access to this page. Please contact the account owner of this help desk for further help.',
+    };
+  if (status === 404) return recordNotFound();
+  if (status === 422)
+    return recordInvalid({ base: [{ description: 'Invalid value', error: 'InvalidValue' }] });
+  // "Best practices for avoiding rate limiting": a 429 is text/html; tests set its Retry-After.
+  if (status === 429) return 'Too Many Requests';
+  return { error: status >= 500 ? 'InternalServerError' : 'Error' };
+}
+
+/**
+ * A write's `{"<key>": {...}}` member. A body that is not JSON, or has no such object, is an API-level 400
+ * answered as text/plain ("Requests": "You may get a text/plain response in case of an error like a bad request").
+ */
+export function readMember(req: RouteRequest, key: string): Record<string, unknown> | Answer {
+  const bad = (text: string): Answer => ({
+    status: 400,
+    body: text,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  });
+  const contentType = req.recorded.headers['content-type'] ?? '';
+  if (!contentType.toLowerCase().startsWith('application/json'))
+    return bad('Content-Type must be application/json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(req.recorded.body);
+  } catch {
+    return bad('Invalid JSON in request body');
+  }
+  const member = isObject(parsed) ? parsed[key] : undefined;
+  return isObject(member) ? member : bad(`param is missing or the value is empty: ${key}`);
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isAnswer(value: unknown): value is Answer {
+  return isObject(value) && typeof value.status === 'number' && 'body' in value;
+}
 
 export function recordNotFound() {
   return { error: 'RecordNotFound', description: 'Not found' };
@@ -121,5 +170,3 @@ export function apiHeaders(rate: Record<string, string>): Record<string, string>
     ...rate,
   };
 }
-
-export { send } from '../../../fakes/shared/server.ts';

@@ -4,10 +4,11 @@
 // RecordInvalid whose `details` names each attribute. A new ticket needs a comment (its description); a closed
 // ticket can't be updated. A body that isn't a JSON object with a `ticket` object is an API-level 400, answered
 // as text/plain ("Requests": "You may get a text/plain response in case of an error like a bad request").
+
+import type { Answer, RouteRequest } from '../../kit/index.ts';
 import { type Dataset, PRIORITIES, STATUSES, type Status, type TicketRecord, TYPES } from './dataset.ts';
 import * as render from './render.ts';
-import type { RouteRequest, RouteResult } from './routes.ts';
-import { type FieldError, recordInvalid, recordNotFound } from './wire.ts';
+import { type FieldError, isAnswer, isObject, readMember, recordInvalid, recordNotFound } from './wire.ts';
 
 export interface TicketWriteContext {
   data: Dataset;
@@ -17,31 +18,6 @@ export interface TicketWriteContext {
 }
 
 type TicketInput = Record<string, unknown>;
-
-type Read = { ok: true; ticket: TicketInput } | { ok: false; result: RouteResult };
-
-function readTicket(req: RouteRequest): Read {
-  const badRequest = (text: string): Read => ({
-    ok: false,
-    result: { status: 400, body: text, headers: { 'content-type': 'text/plain; charset=utf-8' } },
-  });
-  if (!(req.contentType ?? '').toLowerCase().startsWith('application/json'))
-    return badRequest('Content-Type must be application/json');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(req.body);
-  } catch {
-    return badRequest('Invalid JSON in request body');
-  }
-  const ticket = isObject(parsed) ? parsed.ticket : undefined;
-  return isObject(ticket)
-    ? { ok: true, ticket }
-    : badRequest('param is missing or the value is empty: ticket');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Checks and applies the writable members; returns the validation errors (nothing is applied when any). */
 function apply(ctx: TicketWriteContext, t: TicketRecord, input: TicketInput): Record<string, FieldError[]> {
@@ -107,10 +83,9 @@ function commentBody(input: TicketInput): { body: string; public: boolean; autho
   };
 }
 
-export function createTicket(ctx: TicketWriteContext, req: RouteRequest): RouteResult {
-  const read = readTicket(req);
-  if (!read.ok) return read.result;
-  const input = read.ticket;
+export function createTicket(ctx: TicketWriteContext, req: RouteRequest): Answer {
+  const input = readMember(req, 'ticket');
+  if (isAnswer(input)) return input;
   const comment = commentBody(input);
   const now = Date.now();
   const id = (ctx.data.tickets.at(-1)?.id ?? 0) + 1;
@@ -148,12 +123,11 @@ export function createTicket(ctx: TicketWriteContext, req: RouteRequest): RouteR
   };
 }
 
-export function updateTicket(ctx: TicketWriteContext, id: number, req: RouteRequest): RouteResult {
+export function updateTicket(ctx: TicketWriteContext, id: number, req: RouteRequest): Answer {
   const t = ctx.data.ticket(id);
   if (t === undefined) return { status: 404, body: recordNotFound() };
-  const read = readTicket(req);
-  if (!read.ok) return read.result;
-  const input = read.ticket;
+  const input = readMember(req, 'ticket');
+  if (isAnswer(input)) return input;
   if (t.status === 'closed') {
     return {
       status: 422,

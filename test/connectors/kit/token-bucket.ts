@@ -1,6 +1,6 @@
-// The token bucket several provider fakes meter requests with: bursts up to `perSecond` requests, refilled at
-// `perSecond` a second; off when `perSecond` is undefined or not positive. Each fake wraps the wait it answers
-// in its provider's own 429 (headers and body).
+// The token bucket behind errors.ts `rateLimit`: bursts up to `perSecond` requests, refilled at `perSecond` a
+// second; off when `perSecond` is undefined or not positive. Each fake wraps the wait it answers in its
+// provider's own 429 (headers and body).
 export class TokenBucket {
   private tokens: number;
   private at = Date.now();

@@ -1,0 +1,143 @@
+// What every provider fake shares, wired once: a recording server, the definition-driven token endpoint, the
+// provider's error and rate-limit answers, injected faults and a router. A fake passes its definition, its
+// routes and its envelopes; startFake answers every request in one order:
+//   1. a fault injected with failNext (matching path prefix)   → the fault (default body: errors.body(status))
+//   2. the token endpoint's path and method                    → the token endpoint (token.ts), after tokenDelayMs
+//   3. authenticate(request) refuses                           → its answer (the provider's 401)
+//   4. the rate limit, when the test enabled it                → errors.rateLimited(wait)
+//   5. before(request, ctx) answers                            → its answer (version headers, body checks...)
+//   6. a route of the router                                   → its answer
+//   7. anything else                                           → errors.notFound, recorded in `unhandled`
+// A test fails on `unhandled` being non-empty: a request the fake does not serve is a request the provider's
+// description was not checked for.
+import type { ServerResponse } from 'node:http';
+import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
+import {
+  type Answer,
+  type Fault,
+  FaultQueue,
+  faultAnswer,
+  type RateLimitOptions,
+  rateLimit,
+} from './errors.ts';
+import { type Route, Router } from './router.ts';
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  send as sendRaw,
+  startRecordingServer,
+} from './server.ts';
+import type { TokenEndpoint } from './token.ts';
+
+export type { Answer, Fault, RateLimitOptions } from './errors.ts';
+export { perSecond } from './errors.ts';
+export type { Route, RouteRequest } from './router.ts';
+export type { RecordedRequest } from './server.ts';
+
+export interface FakeOptions<Ctx> {
+  definition: ConnectorDefinition;
+  routes: readonly Route<Ctx>[] | Router<Ctx>;
+  token?: TokenEndpoint;
+  /** Who the request acts as, or `{refuse}` with the provider's answer to missing or bad credentials. */
+  authenticate(recorded: RecordedRequest): Ctx | { refuse: Answer };
+  errors: {
+    /** the provider's error body for a status (faults without a body) */
+    body(status: number): unknown;
+    /** the provider's answer to a path it does not serve; default 404 with `body(404)` */
+    notFound?(recorded: RecordedRequest): Answer;
+    /** the provider's 429 (or whatever it answers) after `wait` seconds of budget are missing */
+    rateLimited?(wait: number, perSecond: number): Answer;
+    /** the answer to an injected fault, where the provider's depends on the request (default: `faultAnswer`) */
+    fault?(fault: Fault, recorded: RecordedRequest): Answer;
+  };
+  /** off unless `enabled` (see errors.ts) */
+  rateLimit?: RateLimitOptions;
+  /** checks every authenticated request passes before its route (e.g. a required version header) */
+  before?(recorded: RecordedRequest, ctx: Ctx): Answer | undefined;
+  /** the provider's writer (content type, charset); default JSON as application/json */
+  send?(res: ServerResponse, answer: Answer): void;
+  /** answer every request this much later, like a provider across the internet (benchmarks); default 0 */
+  responseDelayMs?: number;
+}
+
+export interface Fake<F extends Fault = Fault> {
+  origin: string;
+  /** every request received, in order */
+  requests: RecordedRequest[];
+  /** requests no route served (answered as the provider's 404 and recorded here so tests fail on them) */
+  unhandled: RecordedRequest[];
+  /** the next matching request(s) get this answer instead */
+  failNext(fault: F): void;
+  /** requests to the token endpoint */
+  tokenRequests(): RecordedRequest[];
+  router: Router<unknown>;
+  server: RecordingServer;
+  close(): Promise<void>;
+}
+
+export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
+  const requests: RecordedRequest[] = [];
+  const unhandled: RecordedRequest[] = [];
+  const faults = new FaultQueue<Fault>();
+  const limit = rateLimit(opts.rateLimit);
+  const router = opts.routes instanceof Router ? opts.routes : new Router(opts.routes);
+  const token = opts.token;
+  const write = opts.send ?? sendJson;
+
+  const handle = (recorded: RecordedRequest): Answer => {
+    const fault = faults.take(recorded.path);
+    if (fault !== undefined)
+      return opts.errors.fault?.(fault, recorded) ?? faultAnswer(fault, opts.errors.body);
+    if (token?.serves(recorded) === true) return token.token(recorded);
+    const who = opts.authenticate(recorded);
+    if (typeof who === 'object' && who !== null && 'refuse' in who) return who.refuse;
+    const ctx = who as Ctx;
+    const wait = limit.take();
+    if (wait !== undefined && limit.perSecond !== undefined)
+      return (
+        opts.errors.rateLimited?.(wait, limit.perSecond) ?? {
+          status: 429,
+          headers: { 'retry-after': String(wait) },
+          body: opts.errors.body(429),
+        }
+      );
+    const early = opts.before?.(recorded, ctx);
+    if (early !== undefined) return early;
+    const answer = router.handle(recorded, ctx);
+    if (answer !== undefined) return answer;
+    unhandled.push(recorded);
+    return opts.errors.notFound?.(recorded) ?? { status: 404, body: opts.errors.body(404) };
+  };
+
+  const server = await startRecordingServer(
+    (_req, res, recorded) => {
+      const answer = handle(recorded);
+      const delay = token?.serves(recorded) === true ? token.tokenDelayMs : 0;
+      if (delay > 0) setTimeout(() => write(res, answer), delay);
+      else write(res, answer);
+    },
+    { requests, unhandled },
+    { responseDelayMs: opts.responseDelayMs ?? 0 },
+  );
+
+  return {
+    origin: server.origin,
+    requests,
+    unhandled,
+    failNext: (fault) => faults.push(fault),
+    tokenRequests: () => requests.filter((r) => token?.serves(r) === true),
+    router: router as Router<unknown>,
+    server,
+    close: () => server.close(),
+  };
+}
+
+export function sendJson(res: ServerResponse, answer: Answer): void {
+  const raw = typeof answer.body === 'string' || Buffer.isBuffer(answer.body) || answer.body === undefined;
+  sendRaw(
+    res,
+    answer.status,
+    { ...(raw ? {} : { 'content-type': 'application/json' }), ...(answer.headers ?? {}) },
+    answer.body,
+  );
+}

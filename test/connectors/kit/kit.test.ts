@@ -1,0 +1,178 @@
+// The kit's own behaviour, on real definitions: the token endpoint takes what the definition declares and
+// refuses the rest, the router prefers literal segments, the rate limit stays off unless a test enables it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadDefinition, tokenFacts } from './definition.ts';
+import { rateLimit } from './errors.ts';
+import { Router } from './router.ts';
+import { oauthError, type Refusal, TokenEndpoint, type TokenRequest } from './token.ts';
+
+let n = 0;
+const endpoint = (slug: string, extra: Partial<ConstructorParameters<typeof TokenEndpoint>[0]> = {}) => {
+  const refusals: Refusal[] = [];
+  const token = new TokenEndpoint({
+    definition: loadDefinition(slug),
+    clientId: 'id',
+    clientSecret: 'secret',
+    expiresIn: 60,
+    mint: { access: () => `a${++n}`, refresh: () => `r${++n}` },
+    answer: (issued) => ({ access_token: issued.access_token, refresh_token: issued.refresh_token }),
+    refuse: (refusal) => {
+      refusals.push(refusal);
+      return oauthError(refusal);
+    },
+    ...extra,
+  });
+  return { token, refusals };
+};
+const basic = `Basic ${Buffer.from('id:secret').toString('base64')}`;
+const post = (path: string, body: string, headers: Record<string, string>): TokenRequest => ({
+  method: 'POST',
+  path,
+  headers,
+  body,
+});
+const form = 'application/x-www-form-urlencoded';
+
+describe('kit token endpoint', () => {
+  it('reads path, grants, client auth and body format from the definition', () => {
+    const linear = tokenFacts(loadDefinition('linear'));
+    assert.equal(linear?.path, '/oauth/token');
+    assert.deepEqual([...(linear?.grants ?? [])].sort(), [
+      'authorization_code',
+      'client_credentials',
+      'refresh_token',
+    ]);
+    assert.deepEqual([...(linear?.clientAuth ?? [])], ['body']);
+    const notion = tokenFacts(loadDefinition('notion'));
+    assert.deepEqual(
+      [notion?.path, [...(notion?.clientAuth ?? [])], [...(notion?.bodyFormats ?? [])]],
+      ['/v1/oauth/token', ['basic'], ['json']],
+    );
+    assert.equal(tokenFacts(loadDefinition('zendesk-support'))?.path, '/oauth/tokens');
+  });
+
+  it('rotates refresh tokens, refuses a used one, and expires access tokens', () => {
+    const { token, refusals } = endpoint('gong');
+    const grant = token.grant();
+    const params = (refresh: string) => `grant_type=refresh_token&refresh_token=${refresh}`;
+    const ok = token.token(
+      post(token.path, params(grant.refresh_token), { authorization: basic, 'content-type': form }),
+    );
+    assert.equal(ok.status, 200);
+    const next = (ok.body as { refresh_token: string }).refresh_token;
+    assert.notEqual(next, grant.refresh_token);
+    const reused = token.token(
+      post(token.path, params(grant.refresh_token), { authorization: basic, 'content-type': form }),
+    );
+    assert.equal(reused.status, 400);
+    assert.deepEqual(refusals.at(-1), { error: 'invalid_grant', reason: 'refresh_token' });
+    const access = (ok.body as { access_token: string }).access_token;
+    assert.equal(token.accepts(access), true);
+    token.expireAccessTokens();
+    assert.equal(token.check(access)?.state, 'expired');
+    assert.deepEqual(token.issued.slice(0, 2), [grant.access_token, grant.refresh_token]);
+  });
+
+  it('takes only the client authentication and body format the definition declares', () => {
+    const gong = endpoint('gong'); // basic, form
+    const inBody = gong.token.token(
+      post(gong.token.path, 'grant_type=refresh_token&refresh_token=x&client_id=id&client_secret=secret', {
+        'content-type': form,
+      }),
+    );
+    assert.equal(inBody.status, 400);
+    assert.deepEqual(gong.refusals.at(-1), { error: 'invalid_request', reason: 'client_method' });
+    const json = gong.token.token(
+      post(gong.token.path, JSON.stringify({ grant_type: 'refresh_token' }), {
+        authorization: basic,
+        'content-type': 'application/json',
+      }),
+    );
+    assert.equal(json.status, 400);
+    assert.deepEqual(gong.refusals.at(-1), { error: 'invalid_request', reason: 'body_format' });
+
+    const linear = endpoint('linear'); // body, form; client_credentials
+    const app = linear.token.token(
+      post(linear.token.path, 'grant_type=client_credentials&client_id=id&client_secret=secret', {
+        'content-type': form,
+      }),
+    );
+    assert.equal(app.status, 200);
+    assert.equal(linear.token.log.at(-1)?.grant, 'client_credentials');
+    const wrong = linear.token.token(
+      post(linear.token.path, 'grant_type=client_credentials&client_id=id&client_secret=nope', {
+        'content-type': form,
+      }),
+    );
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(linear.refusals.at(-1), { error: 'invalid_client', reason: 'secret' });
+  });
+
+  it('narrows grants on request and binds codes to their redirect URI', () => {
+    const gong = endpoint('gong', { grants: ['refresh_token'] });
+    const code = gong.token.authorize();
+    gong.token.token(
+      post(gong.token.path, `grant_type=authorization_code&code=${code}`, {
+        authorization: basic,
+        'content-type': form,
+      }),
+    );
+    assert.deepEqual(gong.refusals.at(-1), { error: 'unsupported_grant_type', grant: 'authorization_code' });
+
+    const hubspot = endpoint('hubspot', { redirectUri: 'https://ces.example/cb' });
+    const bound = hubspot.token.authorize();
+    const exchange = (redirect: string) =>
+      hubspot.token.token(
+        post(
+          hubspot.token.path,
+          new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: bound,
+            redirect_uri: redirect,
+            client_id: 'id',
+            client_secret: 'secret',
+          }).toString(),
+          { 'content-type': form },
+        ),
+      );
+    assert.equal(exchange('https://elsewhere.example/cb').status, 400);
+    assert.deepEqual(hubspot.refusals.at(-1), { error: 'invalid_grant', reason: 'redirect_uri' });
+    assert.equal(exchange('https://ces.example/cb').status, 200);
+    assert.equal(exchange('https://ces.example/cb').status, 400, 'a code is single-use');
+  });
+});
+
+describe('kit router and rate limit', () => {
+  it('matches a literal segment before a parameter, whatever the order', () => {
+    const router = new Router([
+      {
+        method: 'GET',
+        path: '/v2/calls/{id}',
+        operation: 'getCall',
+        handle: (req) => ({ status: 200, body: req.params }),
+      },
+      {
+        method: 'GET',
+        path: '/v2/calls/extensive',
+        operation: 'listCallsExtensive',
+        handle: () => ({ status: 200, body: 'x' }),
+      },
+    ]);
+    assert.equal(router.match('GET', '/v2/calls/extensive')?.route.operation, 'listCallsExtensive');
+    assert.deepEqual(router.match('GET', '/v2/calls/a%2Fb')?.params, { id: 'a/b' });
+    assert.equal(router.match('POST', '/v2/calls/1'), undefined);
+    assert.equal(router.knowsPath('/v2/calls/1'), true);
+  });
+
+  it('never refuses unless enabled', () => {
+    const off = rateLimit({ enabled: false, perSecond: 1 });
+    const none = rateLimit(undefined);
+    const on = rateLimit({ enabled: true, perSecond: 1 });
+    // One instant, after every bucket was made: no refill between the takes.
+    const t = Date.now();
+    for (let i = 0; i < 5; i++) assert.equal(off.take(t) ?? none.take(t), undefined);
+    assert.equal(on.take(t), undefined);
+    assert.equal(on.take(t), 1);
+  });
+});

@@ -1,0 +1,114 @@
+// A fake's routes as data: method, path template and the provider's reference operation each one follows, so
+// the contract check can hold every route against the provider's description, and a reader finds the page a
+// handler imitates without reading it.
+
+import type { Answer } from './errors.ts';
+import type { RecordedRequest } from './server.ts';
+
+export interface RouteRequest {
+  method: string;
+  pathname: string;
+  query: URLSearchParams;
+  /** the template's `{name}` segments, URI-decoded */
+  params: Record<string, string>;
+  recorded: RecordedRequest;
+  /** the body as a JSON object: undefined when blank, `invalid` when it is not a JSON object */
+  readonly json: Record<string, unknown> | 'invalid' | undefined;
+}
+
+export interface Route<Ctx = undefined> {
+  method: string;
+  /** e.g. `/v2/users/{id}`; a `{name}` matches one path segment */
+  path: string;
+  /** the provider's operation (operationId, GraphQL field or reference page) this route follows */
+  operation: string;
+  /** the answer, or undefined for "not served" (answered as the provider's 404 and recorded as unhandled) */
+  handle(req: RouteRequest, ctx: Ctx): Answer | undefined;
+}
+
+interface Compiled<Ctx> {
+  route: Route<Ctx>;
+  pattern: RegExp;
+  names: string[];
+}
+
+export class Router<Ctx = undefined> {
+  private readonly compiled: Compiled<Ctx>[];
+
+  /** `trailingSlash`: a path also matches with one `/` appended (Notion's API takes both). */
+  constructor(
+    readonly routes: readonly Route<Ctx>[],
+    opts: { trailingSlash?: boolean } = {},
+  ) {
+    // A literal segment wins over a parameter (`/calls/extensive` before `/calls/{id}`), whatever the order.
+    this.compiled = routes
+      .map((route) => compile(route, opts.trailingSlash === true))
+      .sort((a, b) => a.names.length - b.names.length);
+  }
+
+  /** The route for a method and path, with its params; undefined when none matches. */
+  match(method: string, pathname: string): { route: Route<Ctx>; params: Record<string, string> } | undefined {
+    for (const c of this.compiled) {
+      if (c.route.method !== method) continue;
+      const m = c.pattern.exec(pathname);
+      if (m === null) continue;
+      const params: Record<string, string> = {};
+      c.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1] ?? '');
+      });
+      return { route: c.route, params };
+    }
+    return undefined;
+  }
+
+  /** True when some route serves this path with another method (a provider's 405). */
+  knowsPath(pathname: string): boolean {
+    return this.compiled.some((c) => c.pattern.test(pathname));
+  }
+
+  handle(recorded: RecordedRequest, ctx: Ctx): Answer | undefined {
+    const url = new URL(recorded.path, 'http://fake.invalid');
+    const found = this.match(recorded.method, url.pathname);
+    if (found === undefined) return undefined;
+    let json: RouteRequest['json'] | null = null;
+    const req: RouteRequest = {
+      method: recorded.method,
+      pathname: url.pathname,
+      query: url.searchParams,
+      params: found.params,
+      recorded,
+      get json() {
+        json ??= parseJsonObject(recorded.body);
+        return json;
+      },
+    };
+    return found.route.handle(req, ctx);
+  }
+}
+
+function compile<Ctx>(route: Route<Ctx>, trailingSlash: boolean): Compiled<Ctx> {
+  const names: string[] = [];
+  const source = route.path
+    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+    .map((part) => {
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([^/]+)';
+    })
+    .join('');
+  return { route, pattern: new RegExp(`^${source}${trailingSlash ? '/?' : ''}$`), names };
+}
+
+/** The JSON object of a request body: undefined for an empty (or blank) one, `invalid` for anything else. */
+export function parseJsonObject(raw: string): Record<string, unknown> | 'invalid' | undefined {
+  if (raw.trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : 'invalid';
+  } catch {
+    return 'invalid';
+  }
+}

@@ -1,0 +1,184 @@
+// The plumbing every provider fake shares: a node:http server on 127.0.0.1:0 that records each request (with its
+// body) before handing it to the fake's router, records the answer the fake gave (so the contract can check it
+// against the provider's description), turns a bug in the fake into a visible 500 plus an `unhandled`
+// entry instead of a hung request, and closes without waiting on clients' keep-alive sockets.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedResponse {
+  status: number;
+  /** As the fake declared it, or '' when it sent none. */
+  contentType: string;
+  /** The first RESPONSE_BODY_LIMIT bytes of the body, decoded as UTF-8. */
+  body: string;
+  /** The body was longer than RESPONSE_BODY_LIMIT; `body` holds only its start. */
+  truncated: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Set when the fake ends its answer; absent while the request is in flight. */
+  response?: RecordedResponse;
+}
+
+/**
+ * Answers are kept up to this size: enough for every JSON page a fake serves, while a download test streaming
+ * hundreds of megabytes through a fake does not hold them in memory.
+ */
+export const RESPONSE_BODY_LIMIT = 1024 * 1024;
+
+export interface RecordingServer {
+  origin: string;
+  requests: RecordedRequest[];
+  unhandled: RecordedRequest[];
+  /** Idempotent, so a test may close early (to release a hung request) and again in its teardown. */
+  close(): Promise<void>;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => void;
+
+export interface RecordingServerOptions {
+  /** Answer every request this much later, like a provider across the internet (benchmarks); default 0. */
+  responseDelayMs?: number;
+}
+
+export async function startRecordingServer(
+  handle: Handler,
+  log: { requests: RecordedRequest[]; unhandled: RecordedRequest[] } = { requests: [], unhandled: [] },
+  opts: RecordingServerOptions = {},
+): Promise<RecordingServer> {
+  const delayMs = opts.responseDelayMs ?? 0;
+  const dispatch = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => {
+    try {
+      handle(req, res, recorded);
+    } catch (error) {
+      // A bug in the fake must surface in the test, not as a hung request.
+      log.unhandled.push(recorded);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(error));
+    }
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded: RecordedRequest = {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      log.requests.push(recorded);
+      recordResponse(res, recorded);
+      if (delayMs > 0) setTimeout(dispatch, delayMs, req, res, recorded);
+      else dispatch(req, res, recorded);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests: log.requests,
+    unhandled: log.unhandled,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets from clients (undici) and hung requests would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+/**
+ * Writes a response: a JSON-encoded object, or a string/Buffer as it is. content-length is always computed
+ * here, never copied from a recording or a fault's headers.
+ */
+export function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: unknown,
+): void {
+  let payload: string | Buffer;
+  if (body === undefined) payload = '';
+  else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body;
+  else payload = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
+  res.end(payload);
+}
+
+/** Taps writeHead/write/end so that whatever the fake answers — send(), a pipe, a stream — is recorded. */
+function recordResponse(res: ServerResponse, recorded: RecordedRequest): void {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let truncated = false;
+  let declaredType: string | undefined;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
+    const room = RESPONSE_BODY_LIMIT - keptBytes;
+    if (buf.length > room) truncated = true;
+    if (room <= 0) return;
+    const part = buf.length > room ? buf.subarray(0, room) : buf;
+    kept.push(part);
+    keptBytes += part.length;
+  };
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    // writeHead(status, [reason], [headers]): headers passed here never reach getHeader().
+    const headers = args.find((arg, i) => i > 0 && typeof arg === 'object' && arg !== null);
+    declaredType = contentTypeOf(headers) ?? declaredType;
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
+  const write = res.write;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0]);
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as ServerResponse['write'];
+  const end = res.end;
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    keep(args[0], args[1]);
+    const out = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    // Recorded at end() rather than on 'finish', so it is in place before the client can have read the answer.
+    const header = res.getHeader('content-type');
+    recorded.response ??= {
+      status: res.statusCode,
+      contentType: declaredType ?? (header === undefined ? '' : String(header)),
+      body: Buffer.concat(kept).toString('utf8'),
+      truncated,
+    };
+    return out;
+  } as ServerResponse['end'];
+}
+
+function contentTypeOf(headers: unknown): string | undefined {
+  if (Array.isArray(headers)) {
+    // The flat [name, value, name, value] form, or [[name, value], ...].
+    const pairs: unknown[][] = Array.isArray(headers[0])
+      ? (headers as unknown[][])
+      : Array.from({ length: Math.floor(headers.length / 2) }, (_, i) => [
+          headers[2 * i],
+          headers[2 * i + 1],
+        ]);
+    const pair = pairs.find((p) => String(p[0]).toLowerCase() === 'content-type');
+    return pair === undefined ? undefined : String(pair[1]);
+  }
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === 'content-type' && value !== undefined) return String(value);
+  }
+  return undefined;
+}
