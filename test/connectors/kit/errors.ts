@@ -10,6 +10,8 @@ export interface Answer {
   status: number;
   headers?: Record<string, string>;
   body: unknown;
+  /** answered, and recorded in `unhandled` too: the route serves the path but not this use of it */
+  unhandled?: boolean;
 }
 
 /**

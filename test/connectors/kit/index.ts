@@ -3,11 +3,14 @@
 // routes and its envelopes; startFake answers every request in one order:
 //   1. a fault injected with failNext (matching path prefix)   → the fault (default body: errors.body(status))
 //   2. the token endpoint's path and method                    → the token endpoint (token.ts), after tokenDelayMs
-//   3. authenticate(request) refuses                           → its answer (the provider's 401)
+//   3. authenticate(request) refuses                           → its answer (the provider's 401); with
+//      `routeFirst`, a path no route serves is answered (7.) before this step
 //   4. the rate limit, when the test enabled it                → errors.rateLimited(wait)
 //   5. before(request, ctx) answers                            → its answer (version headers, body checks...)
 //   6. a route of the router                                   → its answer
-//   7. anything else                                           → errors.notFound, recorded in `unhandled`
+//   7. anything else                                           → errors.notFound (errors.methodNotAllowed for a
+//                                                                 served path), recorded in `unhandled`
+// An answer marked `unhandled` is sent and recorded in `unhandled` too.
 // A test fails on `unhandled` being non-empty: a request the fake does not serve is a request the provider's
 // description was not checked for.
 import type { ServerResponse } from 'node:http';
@@ -45,6 +48,8 @@ export interface FakeOptions<Ctx> {
     body(status: number): unknown;
     /** the provider's answer to a path it does not serve; default 404 with `body(404)` */
     notFound?(recorded: RecordedRequest): Answer;
+    /** its answer to a path it serves, with another method; default notFound's */
+    methodNotAllowed?(recorded: RecordedRequest): Answer;
     /** the provider's 429 (or whatever it answers) after `wait` seconds of budget are missing */
     rateLimited?(wait: number, perSecond: number): Answer;
     /** the answer to an injected fault, where the provider's depends on the request (default: `faultAnswer`) */
@@ -52,6 +57,8 @@ export interface FakeOptions<Ctx> {
   };
   /** off unless `enabled` (see errors.ts) */
   rateLimit?: RateLimitOptions;
+  /** a path no route serves is refused before authentication, as providers that 404 whoever asks */
+  routeFirst?: boolean;
   /** checks every authenticated request passes before its route (e.g. a required version header) */
   before?(recorded: RecordedRequest, ctx: Ctx): Answer | undefined;
   /** the provider's writer (content type, charset); default JSON as application/json */
@@ -84,11 +91,22 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
   const token = opts.token;
   const write = opts.send ?? sendJson;
 
+  const unserved = (recorded: RecordedRequest): Answer => {
+    const { pathname } = new URL(recorded.path, 'http://fake.invalid');
+    const answer = (router.knowsPath(pathname) ? opts.errors.methodNotAllowed?.(recorded) : undefined) ??
+      opts.errors.notFound?.(recorded) ?? { status: 404, body: opts.errors.body(404) };
+    return { ...answer, unhandled: true };
+  };
+
   const handle = (recorded: RecordedRequest): Answer => {
     const fault = faults.take(recorded.path);
     if (fault !== undefined)
       return opts.errors.fault?.(fault, recorded) ?? faultAnswer(fault, opts.errors.body);
     if (token?.serves(recorded) === true) return token.token(recorded);
+    if (opts.routeFirst === true) {
+      const { pathname } = new URL(recorded.path, 'http://fake.invalid');
+      if (router.match(recorded.method, pathname) === undefined) return unserved(recorded);
+    }
     const who = opts.authenticate(recorded);
     if (typeof who === 'object' && who !== null && 'refuse' in who) return who.refuse;
     const ctx = who as Ctx;
@@ -103,15 +121,13 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
       );
     const early = opts.before?.(recorded, ctx);
     if (early !== undefined) return early;
-    const answer = router.handle(recorded, ctx);
-    if (answer !== undefined) return answer;
-    unhandled.push(recorded);
-    return opts.errors.notFound?.(recorded) ?? { status: 404, body: opts.errors.body(404) };
+    return router.handle(recorded, ctx) ?? unserved(recorded);
   };
 
   const server = await startRecordingServer(
     (_req, res, recorded) => {
-      const answer = handle(recorded);
+      const { unhandled: notServed, ...answer } = handle(recorded);
+      if (notServed === true) unhandled.push(recorded);
       const delay = token?.serves(recorded) === true ? token.tokenDelayMs : 0;
       if (delay > 0) setTimeout(() => write(res, answer), delay);
       else write(res, answer);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadDefinition, tokenFacts } from './definition.ts';
 import { rateLimit } from './errors.ts';
+import { startFake } from './index.ts';
 import { Router } from './router.ts';
 import { oauthError, type Refusal, TokenEndpoint, type TokenRequest } from './token.ts';
 
@@ -174,5 +175,52 @@ describe('kit router and rate limit', () => {
     for (let i = 0; i < 5; i++) assert.equal(off.take(t) ?? none.take(t), undefined);
     assert.equal(on.take(t), undefined);
     assert.equal(on.take(t), 1);
+  });
+});
+
+describe('kit startFake', () => {
+  it('records what it does not serve, answers faults first, and refuses unknown paths before credentials with routeFirst', async () => {
+    const fake = await startFake<{ who: string }>({
+      definition: loadDefinition('gong'),
+      routeFirst: true,
+      routes: [
+        {
+          method: 'GET',
+          path: '/v2/things/{id}',
+          operation: 'getThing',
+          handle: (req, ctx) =>
+            req.params.id === 'unknown-field'
+              ? { status: 400, body: { error: 'not implemented here' }, unhandled: true }
+              : { status: 200, body: { id: req.params.id, who: ctx.who } },
+        },
+      ],
+      authenticate: (r) =>
+        r.headers.authorization === 'Bearer ok' ? { who: 'ok' } : { refuse: { status: 401, body: {} } },
+      errors: {
+        body: (status) => ({ status }),
+        methodNotAllowed: () => ({ status: 405, body: { error: 'method' } }),
+      },
+    });
+    try {
+      const get = async (path: string, init: RequestInit = {}) => {
+        const res = await fetch(`${fake.origin}${path}`, init);
+        return [res.status, await res.json()];
+      };
+      const auth = { headers: { authorization: 'Bearer ok' } };
+      assert.deepEqual(await get('/v2/things/7', auth), [200, { id: '7', who: 'ok' }]);
+      assert.deepEqual(await get('/v2/things/7'), [401, {}]);
+      assert.deepEqual(await get('/v2/elsewhere'), [404, { status: 404 }], 'no credentials asked first');
+      assert.deepEqual(await get('/v2/things/7', { method: 'DELETE' }), [405, { error: 'method' }]);
+      assert.deepEqual(await get('/v2/things/unknown-field', auth), [400, { error: 'not implemented here' }]);
+      fake.failNext({ status: 503, match: '/v2/things' });
+      assert.deepEqual(await get('/v2/things/7', auth), [503, { status: 503 }]);
+      assert.deepEqual(
+        fake.unhandled.map((r) => `${r.method} ${r.path}`),
+        ['GET /v2/elsewhere', 'DELETE /v2/things/7', 'GET /v2/things/unknown-field'],
+      );
+      assert.equal(fake.requests.length, 6);
+    } finally {
+      await fake.close();
+    }
   });
 });

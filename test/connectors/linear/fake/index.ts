@@ -5,7 +5,7 @@
 // Dispatch order for every request:
 //   1. fault injected with failNext (matching path prefix)           → the fault (default body: Linear's error
 //                                                                       body for the status, wire.ts)
-//   2. POST /oauth/token                                              → Linear's OAuth token endpoint (oauth.ts on kit/token.ts)
+//   2. POST /oauth/token                                              → Linear's token endpoint (oauth.ts, kit/token.ts)
 //   3. any other path or method than POST /graphql                    → 404 / 405 {errors}, recorded in `unhandled`
 //   4. no or unknown credentials                                      → 401 {errors: [{message: "Authentication
 //                                                                       required, not authenticated", extensions:
@@ -35,14 +35,16 @@
 // 7 hours from 2024-01-01T09:00Z, updatedAt spread over the following months) and 0-3 comments per issue.
 // Lists page by `first` (default `pageSize`, 50 as Linear; at most 250).
 
-import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
-import { type RecordedRequest, send, startRecordingServer } from '../../kit/server.ts';
+import { loadDefinition } from '../../kit/definition.ts';
+import { type Fault, startFake } from '../../kit/index.ts';
+import { type RecordedRequest, send } from '../../kit/server.ts';
 import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset } from './dataset.ts';
 import { createGraphql } from './graphql.ts';
-import { actorOf, LINEAR_TOKEN_PATH, type LinearOAuthOptions, linearTokenEndpoint } from './oauth.ts';
+import { actorOf, type LinearOAuthOptions, linearTokenEndpoint } from './oauth.ts';
 import {
   AUTH_ERROR,
+  type Auth,
   createLimits,
   defaultFaultBody,
   errorBody,
@@ -66,16 +68,8 @@ export {
 /** The accepted personal API key (sent raw in `Authorization`). */
 export const LINEAR_FAKE_API_KEY = 'lin_api_cesfake0000000000000000000000000000000001';
 
-export interface LinearFault {
-  status: number;
-  /** path prefix as the fake receives it, e.g. `/graphql`; default every path */
-  match?: string;
-  headers?: Record<string, string>;
-  /** the answer's body (JSON); default Linear's error body for the status */
-  body?: unknown;
-  /** default 1 */
-  times?: number;
-}
+/** A fault: `match` is a path prefix such as `/graphql` (default every path); default body Linear's. */
+export type LinearFault = Fault;
 
 export interface LinearFakeOptions {
   /** the accepted personal API key, default LINEAR_FAKE_API_KEY */
@@ -121,11 +115,8 @@ export interface LinearFake {
   close(): Promise<void>;
 }
 
-interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body: unknown;
-}
+const definition = loadDefinition('linear');
+const GRAPHQL = '/graphql';
 
 export async function startLinearFake(opts: LinearFakeOptions = {}): Promise<LinearFake> {
   const oauth = linearTokenEndpoint(opts.oauth);
@@ -134,9 +125,6 @@ export async function startLinearFake(opts: LinearFakeOptions = {}): Promise<Lin
     oauthTokens: new Set(opts.oauthTokens ?? []),
     issued: (token: string) => actorOf(oauth, token),
   };
-  const requests: RecordedRequest[] = [];
-  const unhandled: RecordedRequest[] = [];
-  const faults = new FaultQueue<LinearFault>();
   const limits = createLimits(opts.rateLimitPerSecond);
   const data = new Dataset({
     users: opts.users ?? 32,
@@ -145,76 +133,82 @@ export async function startLinearFake(opts: LinearFakeOptions = {}): Promise<Lin
   });
   const graphql = createGraphql(data, { pageSize: opts.pageSize ?? 50, limits });
 
-  const handle = (recorded: RecordedRequest): Answer => {
-    const fault = faults.take(recorded.path);
-    if (fault !== undefined) return faultAnswer(fault, defaultFaultBody);
-    const { pathname } = new URL(recorded.path, 'http://fake.invalid');
-    // Linear's OAuth token endpoint (POST /oauth/token): refresh_token and client_credentials grants.
-    if (recorded.method === 'POST' && pathname === LINEAR_TOKEN_PATH) return oauth.token(recorded);
-    if (pathname !== '/graphql') {
-      unhandled.push(recorded);
-      return {
-        status: 404,
-        body: errorBody(new LinearApiError('not_found', `Cannot ${recorded.method} ${pathname}`)),
-      };
-    }
-    if (recorded.method !== 'POST') {
-      unhandled.push(recorded);
-      return {
+  const fake = await startFake<Auth>({
+    definition,
+    token: oauth,
+    // Linear answers a path or method it does not serve whoever asks.
+    routeFirst: true,
+    routes: [
+      {
+        method: 'POST',
+        path: GRAPHQL,
+        // The Query / Mutation fields graphql.ts resolves, by their SDL names (the header above lists them).
+        operation: 'POST /graphql (the SDL fields graphql.ts resolves)',
+        handle: (req, auth) => {
+          const viewer = auth.kind === 'oauth' && auth.actor === 'app' ? data.appUser : data.viewer;
+          const answer = graphql({ headers: req.recorded.headers, body: req.recorded.body, viewer });
+          return { ...answer, ...(answer.notImplemented === undefined ? {} : { unhandled: true }) };
+        },
+      },
+    ],
+    authenticate: (recorded) => {
+      const auth = parseAuth(recorded.headers, creds);
+      return auth.kind === 'none' || auth.kind === 'bad'
+        ? { refuse: { status: opts.authErrorStatus ?? 401, body: errorBody(AUTH_ERROR) } }
+        : auth;
+    },
+    // Linear's own request budget (wire.ts): it meters every request for the X-RateLimit-* headers and
+    // refuses only when the test set `rateLimitPerSecond`.
+    before: () =>
+      limits.requests.take()
+        ? undefined
+        : {
+            status: opts.rateLimitStatus ?? 400,
+            headers: rateLimitHeaders(limits),
+            body: errorBody(RATELIMIT_ERROR),
+          },
+    errors: {
+      body: defaultFaultBody,
+      notFound: (recorded) => {
+        const { pathname } = new URL(recorded.path, 'http://fake.invalid');
+        return {
+          status: 404,
+          body: errorBody(new LinearApiError('not_found', `Cannot ${recorded.method} ${pathname}`)),
+        };
+      },
+      methodNotAllowed: () => ({
         status: 405,
         headers: { allow: 'POST' },
         body: errorBody(
           new LinearApiError('graphql', 'Only POST requests are served.', undefined, 'BAD_REQUEST'),
         ),
-      };
-    }
-    const auth = parseAuth(recorded.headers, creds);
-    if (auth.kind === 'none' || auth.kind === 'bad')
-      return { status: opts.authErrorStatus ?? 401, body: errorBody(AUTH_ERROR) };
-    if (!limits.requests.take())
-      return {
-        status: opts.rateLimitStatus ?? 400,
-        headers: rateLimitHeaders(limits),
-        body: errorBody(RATELIMIT_ERROR),
-      };
-    const viewer = auth.kind === 'oauth' && auth.actor === 'app' ? data.appUser : data.viewer;
-    // POST /graphql: the Query / Mutation fields listed in graphql.ts, by their SDL names.
-    const answer = graphql({ headers: recorded.headers, body: recorded.body, viewer });
-    if (answer.notImplemented !== undefined) unhandled.push(recorded);
-    return answer;
-  };
-
-  const server = await startRecordingServer(
-    (_req, res, recorded) => {
-      const out = handle(recorded);
-      const body = out.body === undefined ? undefined : JSON.stringify(out.body);
+      }),
+    },
+    send: (res, out) =>
       send(
         res,
         out.status,
         { 'content-type': 'application/json; charset=utf-8', ...(out.headers ?? {}) },
-        body,
-      );
-    },
-    { requests, unhandled },
-    { responseDelayMs: opts.responseDelayMs ?? 0 },
-  );
+        out.body === undefined ? undefined : JSON.stringify(out.body),
+      ),
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
 
-  const isGraphql = (r: RecordedRequest) => new URL(r.path, 'http://fake.invalid').pathname === '/graphql';
+  const isGraphql = (r: RecordedRequest) => new URL(r.path, 'http://fake.invalid').pathname === GRAPHQL;
   return {
-    url: server.origin,
-    origin: server.origin,
+    url: fake.origin,
+    origin: fake.origin,
     oauth,
-    requests,
-    unhandled,
+    requests: fake.requests,
+    unhandled: fake.unhandled,
     data,
-    failNext: (fault) => faults.push(fault),
+    failNext: fake.failNext,
     operationNames: () =>
-      requests.filter(isGraphql).map((r) => {
+      fake.requests.filter(isGraphql).map((r) => {
         const v = r.headers['x-apollo-operation-name'];
         return Array.isArray(v) ? v[0] : v;
       }),
-    tokenRequests: () =>
-      requests.filter((r) => new URL(r.path, 'http://fake.invalid').pathname === LINEAR_TOKEN_PATH),
-    close: () => server.close(),
+    tokenRequests: fake.tokenRequests,
+    close: fake.close,
   };
 }

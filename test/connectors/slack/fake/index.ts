@@ -47,7 +47,7 @@ import { channelMethods } from './routes-channels.ts';
 import { chatMethods } from './routes-chat.ts';
 import { historyMethods } from './routes-history.ts';
 import { userFileMethods } from './routes-users-files.ts';
-import { type Answer, defaultFaultBody, fail, methodOf, ok, parseArgs, send } from './wire.ts';
+import { type Answer, defaultFaultBody, fail, methodOf, parseArgs, send } from './wire.ts';
 
 export type { RecordedRequest } from '../../kit/server.ts';
 export { APP_ID, BOT_ID, BOT_USER_ID, TEAM } from './dataset.ts';
@@ -94,20 +94,20 @@ function slackTokenEndpoint(opts: SlackOAuthOptions, scope: string): TokenEndpoi
       code: () => `7000000001.${slackToken()}`,
     },
     headers: {},
-    answer: (issued) =>
-      ok({
-        app_id: APP_ID,
-        authed_user: { id: 'U0700000001' },
-        scope,
-        token_type: 'bot',
-        access_token: issued.access_token,
-        bot_user_id: BOT_USER_ID,
-        refresh_token: issued.refresh_token,
-        expires_in: issued.expires_in,
-        team: { id: TEAM.id, name: TEAM.name },
-        enterprise: null,
-        is_enterprise_install: false,
-      }).body as Record<string, unknown>,
+    answer: (issued) => ({
+      ok: true,
+      app_id: APP_ID,
+      authed_user: { id: 'U0700000001' },
+      scope,
+      token_type: 'bot',
+      access_token: issued.access_token,
+      bot_user_id: BOT_USER_ID,
+      refresh_token: issued.refresh_token,
+      expires_in: issued.expires_in,
+      team: { id: TEAM.id, name: TEAM.name },
+      enterprise: null,
+      is_enterprise_install: false,
+    }),
     refuse: (refusal) => fail(slackError(refusal)),
   });
 }
