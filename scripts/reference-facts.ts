@@ -60,16 +60,15 @@ const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
  * line, as the facts key them) are kept: the descriptions whose facts would pass ~400 KB keep the operations
  * their fake serves.
  */
-function operationsKept(to: string): ((key: string) => boolean) | undefined {
+function operationsKept(to: string): Set<string> | undefined {
   const list = path.join(OUT_DIR, to.replace(/\.json$/, '.operations.txt'));
   if (!existsSync(list)) return undefined;
-  const keys = new Set(
+  return new Set(
     readFileSync(list, 'utf8')
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#')),
   );
-  return (key) => keys.has(key);
 }
 
 /** The connectors whose hosted record types are kept: the slugs ces has a definition for. */
@@ -148,7 +147,15 @@ function printJson(value: Json, indent = ''): string {
 function factsOf(file: string, as: Reduce, from: string, to: string): string {
   if (as.kind === 'graphql') return reduceSdl(readText(file));
   if (as.kind === 'operations') {
-    const facts = reduceOperations(readDocument(file), from, operationsKept(to));
+    const kept = operationsKept(to);
+    const facts = reduceOperations(readDocument(file), from, kept && ((key) => kept.has(key)));
+    // A listed operation the description lacks is a typo, or an operation the provider dropped: either way the
+    // contract would then fail the fake's route with a misleading "no path matches".
+    const missing = [...(kept ?? [])].filter((key) => !(key in facts.operations));
+    if (missing.length > 0)
+      throw new Error(
+        `${to.replace(/\.json$/, '.operations.txt')} lists what ${from} lacks: ${missing.join(', ')}`,
+      );
     return `${printJson(sortKeys(facts as unknown as Json))}\n`;
   }
   return `${printJson(sortKeys(as.reduce(readDocument(file))))}\n`;

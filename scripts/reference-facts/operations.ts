@@ -48,7 +48,7 @@ const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\b|^\*\/\*$/;
 const BODY_MEDIA = /json|x-www-form-urlencoded|multipart\/form-data/;
 const SCHEMA_REF = /^#\/(?:components\/schemas|definitions)\/(.+)$/;
 
-/** `keep(key)` says whether the operation `METHOD /path` stays (all of them when omitted). */
+/** `kept(key)` says whether the operation `METHOD /path` stays (all of them, and no `subset` flag, when omitted). */
 export function reduceOperations(
   doc: unknown,
   source: string,

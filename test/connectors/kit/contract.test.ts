@@ -206,7 +206,10 @@ describe('fake contract', () => {
     const gap = { violation: /query parameter colour is not declared/, reason: 'the provider documents it' };
     assert.deepEqual(kinds([exchange('GET', '/v1/widgets?colour=red', LIST)], { gaps: [gap] }), []);
     const stale = checkContract(FACTS, [exchange('GET', '/v1/widgets', LIST)], { gaps: [gap] }).violations;
-    assert.equal(stale.length, 1);
+    assert.deepEqual(
+      stale.map((v) => v.kind),
+      ['gap'],
+    );
     assert.match(stale[0]?.detail ?? '', /no longer occurs/);
   });
 });

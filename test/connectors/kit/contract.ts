@@ -1,13 +1,14 @@
 // The contract every provider fake is held to: each exchange a fake recorded (request and answer, kit/server.ts)
 // is checked against the facts of the provider's published description (test/reference/providers/<slug>.json,
-// from `npm run reference:facts`; scripts/reference-facts/operations.ts says what they keep). An exchange fails
-// when
+// from `npm run reference:facts`; scripts/reference-facts/operations.ts says what they keep; or a hand-written
+// <slug>.pages.json where the provider publishes none). An exchange fails when
 //   - its path matches none of the description's path templates (`path`), or matches but not with its method
 //     (`method`): the fake serves a route the provider does not have;
 //   - it sends a query parameter or body member the operation does not declare (`param`), or leaves out one
 //     the operation requires (`required`);
 //   - the fake's answer, for a status the operation documents, lacks a member the description requires, or
-//     carries a member of another JSON type (`answer`) — at any depth the description types.
+//     carries a member of another JSON type (`answer`) — at any depth the description types;
+// and a listed description gap that no exchange shows any more fails too (`gap`).
 // What it does not see: the semantics (which records a filter keeps, paging), which the fake's own tests keep.
 import type { RecordedRequest } from './server.ts';
 
@@ -36,7 +37,7 @@ export interface OperationFacts {
   schemas: { [name: string]: Shape };
 }
 
-export type ViolationKind = 'path' | 'method' | 'param' | 'required' | 'answer';
+export type ViolationKind = 'path' | 'method' | 'param' | 'required' | 'answer' | 'gap';
 
 export interface Violation {
   kind: ViolationKind;
@@ -48,11 +49,6 @@ export interface Violation {
 }
 
 export interface ContractOptions {
-  /**
-   * The part of the provider's paths the base URL override stands for: the fake receives `/tickets` where the
-   * description says `/api/v2/tickets`. Default ''.
-   */
-  mount?: string;
   /** Path parameters whose values hold slashes (GitHub's `ref` is `heads/main`, a contents `path` is a path). */
   multiSegmentParams?: readonly string[];
   /**
@@ -167,7 +163,8 @@ export function checkContract(
       result.exempted += 1;
       continue;
     }
-    let providerPath = `${opts.mount ?? ''}${safeDecode(url.pathname)}`;
+    // Fakes are mounted at the provider's own paths (base path included), so the path is the provider's.
+    let providerPath = safeDecode(url.pathname);
     for (const alias of opts.aliases ?? []) providerPath = providerPath.replace(alias.from, alias.to);
     if (opts.pathSuffix !== undefined && providerPath.endsWith(opts.pathSuffix))
       providerPath = providerPath.slice(0, -opts.pathSuffix.length);
@@ -240,7 +237,7 @@ function withGaps(result: ContractResult, gaps: NonNullable<ContractOptions['gap
   gaps.forEach((g, i) => {
     if (!used.has(i))
       violations.push({
-        kind: 'path',
+        kind: 'gap',
         exchange: '(none)',
         detail: `the gap ${g.violation} no longer occurs: remove it`,
       });

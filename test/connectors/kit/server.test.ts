@@ -8,8 +8,9 @@ import { RESPONSE_BODY_LIMIT, type RecordingServer, send, startRecordingServer }
 async function withServer(
   handle: Parameters<typeof startRecordingServer>[0],
   run: (s: RecordingServer) => Promise<void>,
+  opts?: Parameters<typeof startRecordingServer>[2],
 ) {
-  const server = await startRecordingServer(handle);
+  const server = await startRecordingServer(handle, undefined, opts);
   try {
     await run(server);
   } finally {
@@ -64,6 +65,24 @@ describe('recording server', () => {
         assert.equal(response?.truncated, true);
         assert.equal(response?.body.length, RESPONSE_BODY_LIMIT);
       },
+    );
+  });
+
+  it('stops keeping bodies once the server has kept its answer budget, and says so', async () => {
+    await withServer(
+      (_req, res) => send(res, 200, { 'content-type': 'text/plain' }, 'abcdef'),
+      async (server) => {
+        for (let i = 0; i < 3; i++) await (await fetch(`${server.origin}/x`)).text();
+        assert.deepEqual(
+          server.requests.map((r) => [r.response?.body, r.response?.truncated]),
+          [
+            ['abcdef', false],
+            ['abcd', true],
+            ['', true],
+          ],
+        );
+      },
+      { answerBudgetBytes: 10 },
     );
   });
 

@@ -9,9 +9,9 @@ export interface RecordedResponse {
   status: number;
   /** As the fake declared it, or '' when it sent none. */
   contentType: string;
-  /** The first RESPONSE_BODY_LIMIT bytes of the body, decoded as UTF-8. */
+  /** The first RESPONSE_BODY_LIMIT bytes of the body (fewer once the server's answer budget is spent), as UTF-8. */
   body: string;
-  /** The body was longer than RESPONSE_BODY_LIMIT; `body` holds only its start. */
+  /** The body was longer than what was kept of it; `body` holds only its start. */
   truncated: boolean;
 }
 
@@ -31,6 +31,12 @@ export interface RecordedRequest {
  */
 export const RESPONSE_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * What one server keeps of all its answers together: a benchmark's fake serving thousands of pages must not
+ * grow by each of them. A test's fake answers a few megabytes at most.
+ */
+export const ANSWER_BUDGET = 64 * 1024 * 1024;
+
 export interface RecordingServer {
   origin: string;
   requests: RecordedRequest[];
@@ -44,6 +50,8 @@ export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: Reco
 export interface RecordingServerOptions {
   /** Answer every request this much later, like a provider across the internet (benchmarks); default 0. */
   responseDelayMs?: number;
+  /** Bytes of answer bodies this server keeps in all (default ANSWER_BUDGET); later answers keep none. */
+  answerBudgetBytes?: number;
 }
 
 export async function startRecordingServer(
@@ -52,6 +60,7 @@ export async function startRecordingServer(
   opts: RecordingServerOptions = {},
 ): Promise<RecordingServer> {
   const delayMs = opts.responseDelayMs ?? 0;
+  const budget = { left: opts.answerBudgetBytes ?? ANSWER_BUDGET };
   const dispatch = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => {
     try {
       handle(req, res, recorded);
@@ -73,7 +82,7 @@ export async function startRecordingServer(
         body: Buffer.concat(chunks).toString('utf8'),
       };
       log.requests.push(recorded);
-      recordResponse(res, recorded);
+      recordResponse(res, recorded, budget);
       if (delayMs > 0) setTimeout(dispatch, delayMs, req, res, recorded);
       else dispatch(req, res, recorded);
     });
@@ -118,23 +127,33 @@ export function send(
 }
 
 /** Taps writeHead/write/end so that whatever the fake answers — send(), a pipe, a stream — is recorded. */
-function recordResponse(res: ServerResponse, recorded: RecordedRequest): void {
+function recordResponse(res: ServerResponse, recorded: RecordedRequest, budget: { left: number }): void {
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let truncated = false;
   let declaredType: string | undefined;
   const keep = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buf =
+    const room = Math.min(RESPONSE_BODY_LIMIT - keptBytes, budget.left);
+    // Past the limit nothing is converted or copied: a download streams through at full speed.
+    if (room <= 0) {
+      if ((typeof chunk === 'string' ? chunk.length : (chunk as Uint8Array).byteLength) > 0) truncated = true;
+      return;
+    }
+    const view =
       typeof chunk === 'string'
         ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array);
-    const room = RESPONSE_BODY_LIMIT - keptBytes;
-    if (buf.length > room) truncated = true;
-    if (room <= 0) return;
-    const part = buf.length > room ? buf.subarray(0, room) : buf;
+        : Buffer.from(
+            (chunk as Uint8Array).buffer,
+            (chunk as Uint8Array).byteOffset,
+            (chunk as Uint8Array).byteLength,
+          );
+    if (view.length > room) truncated = true;
+    // A copy, so a fake reusing its buffer cannot change what was recorded.
+    const part = Buffer.from(view.subarray(0, room));
     kept.push(part);
     keptBytes += part.length;
+    budget.left -= part.length;
   };
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {

@@ -276,7 +276,11 @@ describe('Slack through the HTTP API: tokens, paging, writes, files, errors', ()
     const newest = await bot.exec('channel_messages', 'list', { channel: eng, limit: 1 });
     assert.equal(newest.json.result[0].ts, ts);
     assert.deepEqual(newest.json.result[0].blocks, BLOCKS);
-    assert.deepEqual(newest.json.result[0].attachments, ATTACHMENTS);
+    // Slack numbers the attachments it stores.
+    assert.deepEqual(
+      newest.json.result[0].attachments,
+      ATTACHMENTS.map((a, i) => ({ ...a, id: i + 1 })),
+    );
 
     // chat.update and chat.postEphemeral take the same arrays.
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*Build 42* failed after all' } }];

@@ -53,7 +53,14 @@ function content(ctx: Ctx): Content | Answer {
   return {
     text: text ?? '',
     ...(blocks === undefined ? {} : { blocks }),
-    ...(attachments === undefined ? {} : { attachments }),
+    // Slack numbers a message's attachments from 1 (`id`, which its description requires of each).
+    ...(attachments === undefined
+      ? {}
+      : {
+          attachments: attachments.map((a, i) =>
+            typeof a === 'object' && a !== null && !Array.isArray(a) ? { ...a, id: i + 1 } : a,
+          ),
+        }),
   };
 }
 
