@@ -53,10 +53,22 @@ if (files.some((f) => f.startsWith('packages/sdk/'))) {
   }
 }
 
+const CONCURRENCY = Number(process.env.CES_TEST_CONCURRENCY || 4);
 function run(list, env) {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-timeout=180000', ...list],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=tap',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/test-slowest.mjs',
+      '--test-reporter-destination=stderr',
+      '--test-timeout=300000',
+      `--test-concurrency=${CONCURRENCY}`,
+      ...list,
+    ],
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } },
   );
   return result.status ?? 1;

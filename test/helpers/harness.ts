@@ -13,6 +13,7 @@ import { createOrganization } from '../../src/core/admin/organizations.ts';
 import { buildDeps, type Deps } from '../../src/deps.ts';
 import type { App } from '../../src/http/app-types.ts';
 import { createLogger } from '../../src/logger.ts';
+import { withoutRateLimits } from './rate-limits.ts';
 
 export interface Harness {
   app: App;
@@ -134,12 +135,14 @@ export async function startHarness(
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ces-test-'));
   const pgSchema = testSchema(env);
-  const config = loadConfig({
-    CES_DATA_DIR: dataDir,
-    CES_LOG_LEVEL: 'debug',
-    ...(pgSchema ? { CES_DATABASE_URL: pgSchema.url, CES_DATABASE_SCHEMA: pgSchema.schema } : {}),
-    ...env,
-  });
+  const config = loadConfig(
+    withoutRateLimits({
+      CES_DATA_DIR: dataDir,
+      CES_LOG_LEVEL: 'debug',
+      ...(pgSchema ? { CES_DATABASE_URL: pgSchema.url, CES_DATABASE_SCHEMA: pgSchema.schema } : {}),
+      ...env,
+    }),
+  );
   const chunks: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { testStoreEnv } from './postgres.ts';
+import { withoutRateLimits } from './rate-limits.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -15,7 +16,13 @@ export interface Server {
 export async function startServer(env: Record<string, string>, args: string[] = ['serve']): Promise<Server> {
   const proc = spawn(process.execPath, [path.join(ROOT, 'bin/ces.js'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, CES_PORT: '0', CES_LOG_LEVEL: 'info', ...env, ...testStoreEnv(env) },
+    env: withoutRateLimits({
+      ...process.env,
+      CES_PORT: '0',
+      CES_LOG_LEVEL: 'info',
+      ...env,
+      ...testStoreEnv(env),
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A test file the runner times out must not leave a server behind.

@@ -9,6 +9,7 @@ import {
   DEFINITION_CACHE_FILE,
   definitionKey,
   readDefinitionCache,
+  sourcesKey,
   writeDefinitionCache,
 } from '../../../src/connectors/definition-cache.ts';
 import { parseDefinition } from '../../../src/connectors/load.ts';
@@ -24,7 +25,7 @@ describe('definition cache', () => {
   it('holds, for each shipped file, exactly what parsing and checking it gives', () => {
     const file = join(tmp, 'cache.json');
     assert.equal(writeDefinitionCache(DIR, file), files.length);
-    const cache = readDefinitionCache(file, true);
+    const cache = readDefinitionCache(file, 'build');
     for (const name of files) {
       const text = readFileSync(join(DIR, name), 'utf8');
       assert.deepEqual(cache.get(definitionKey(text)), parseDefinition(text, name), name);
@@ -32,7 +33,7 @@ describe('definition cache', () => {
   });
 
   it("the build's cache (npm test builds first) covers the definitions as they are now", () => {
-    const cache = readDefinitionCache(DEFINITION_CACHE_FILE, true);
+    const cache = readDefinitionCache(DEFINITION_CACHE_FILE);
     for (const name of files)
       assert.ok(cache.has(definitionKey(readFileSync(join(DIR, name), 'utf8'))), name);
   });
@@ -52,8 +53,25 @@ describe('definition cache', () => {
     );
   });
 
-  it('running from the sources reads no cache; a missing cache file is an empty cache', () => {
-    assert.equal(readDefinitionCache(DEFINITION_CACHE_FILE).size, 0);
-    assert.equal(readDefinitionCache(join(tmp, 'none.json'), true).size, 0);
+  it('running from the sources reads only a cache those very sources wrote; a missing file is an empty cache', () => {
+    const file = join(tmp, 'stale.json');
+    writeDefinitionCache(DIR, file);
+    assert.equal(readDefinitionCache(file).size, files.length);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(written.sources, sourcesKey());
+    // As if the parser had been edited after the build: the sources no longer hash to the key it was written with.
+    writeFileSync(file, JSON.stringify({ ...written, sources: 'f'.repeat(64) }));
+    assert.equal(readDefinitionCache(file).size, 0);
+    assert.equal(readDefinitionCache(file, 'build').size, files.length);
+    assert.equal(readDefinitionCache(join(tmp, 'none.json'), 'build').size, 0);
+  });
+
+  it('the sources key changes with any source file', () => {
+    const src = mkdtempSync(join(tmp, 'src-'));
+    writeFileSync(join(src, 'a.ts'), 'export const a = 1;\n');
+    const before = sourcesKey(src);
+    assert.equal(sourcesKey(src), before);
+    writeFileSync(join(src, 'a.ts'), 'export const a = 2;\n');
+    assert.notEqual(sourcesKey(src), before);
   });
 });

@@ -61,7 +61,9 @@ export function runtime(overrides: Record<string, string>, extra: Partial<Runtim
   return new ConnectorRuntime({
     cursorKey: CURSOR_KEY,
     upstreamOverrides: overrides,
-    timeoutMs: 2000,
+    // Long enough that a loaded machine (test files run side by side) never turns an answer into a timeout;
+    // a test about timeouts sets its own.
+    timeoutMs: 30_000,
     ...extra,
   });
 }
