@@ -8,10 +8,10 @@ import { DefinitionRegistry } from '../../src/connectors/registry.ts';
 import { ConnectorRuntime } from '../../src/connectors/runtime/executor.ts';
 import { parseRecords } from '../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../src/errors.ts';
-import { type RecordingServer, startRecordingServer } from './kit/server.ts';
 import { startHarness } from '../helpers/harness.ts';
 import { GITHUB_FAKE_DEFAULT_TOKEN, type GithubFake, startGithubFake } from './github/fake/index.ts';
 import { GITHUB_DEFINITION_ID } from './github/harness.ts';
+import { type RecordingServer, startRecordingServer } from './kit/server.ts';
 
 const github = DefinitionRegistry.default().bySlug('github')!;
 const TOKEN = GITHUB_FAKE_DEFAULT_TOKEN;
