@@ -7,6 +7,7 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
+import { checkHooks } from './load-hooks.ts';
 import { checkPageSize, checkScoping } from './load-limits.ts';
 import { hasType } from './param-values.ts';
 import { authorizationProblems } from './runtime/authorization-code.ts';
@@ -79,6 +80,7 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkCredentials(def, out);
   checkExecuteAliases(def, out);
   checkScoping(def, out);
+  checkHooks(def, out);
   const exposed = def.errors?.expose_body_keys ?? [];
   def.errors?.message_paths?.forEach((path, i) => {
     if (!exposed.includes(path[0] ?? ''))
@@ -285,14 +287,6 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   }
   if (name === 'download' && method !== 'GET' && action.download?.file_url === undefined) {
     out.push(`${at}/request/method: a direct download must be a GET`);
-  }
-  if (action.download?.body !== undefined) {
-    if (action.download.file_url === undefined)
-      out.push(`${at}/download/body: only with file_url (it shapes the metadata request)`);
-    else if (!hasBody(method)) out.push(`${at}/download/body: a ${method} request has no body`);
-  }
-  if (action.not_found_is_empty !== undefined && !COLLECTION_ACTIONS.includes(name as never)) {
-    out.push(`${at}/not_found_is_empty: only ${COLLECTION_ACTIONS.join(' and ')} actions answer a list`);
   }
   for (const p of inPath) {
     const param = params[p];

@@ -250,6 +250,11 @@ export const ConnectorDefinitionSchema = Type.Object(
      * `repositories: ["owner/repo"]`.
      */
     scoping: Type.Optional(Type.Array(ScopingSchema, { minItems: 1 })),
+    /**
+     * The hook module of this connector (src/connectors/hooks/index.ts): the quirks of this one provider that
+     * the format does not declare, used where an action names them in `uses_hooks`.
+     */
+    hooks: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 })),
     entities: Type.Array(EntitySchema, { minItems: 1 }),
   },
   { additionalProperties: false },

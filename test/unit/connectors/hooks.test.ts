@@ -1,9 +1,11 @@
-// Two declared options on a fictional provider: `not_found_is_empty` (a list whose provider answers "nothing
-// matched" with 404) and `download.body` (members merged into a download's metadata request, whose answer names
-// a file on another origin that must not see the credentials). Plus their load-time checks and hyphenated names.
+// The runtime's hook points, on a fictional provider that borrows the one registered module (Gong's, whose own
+// tests run it against Gong's fake): `empty_answer` (a list whose provider answers "nothing matched" with 404)
+// and `download_body` (the body of a download's metadata request, whose answer names a file on another origin
+// that must not see the credentials). Plus the load checks of hooks, and hyphenated param names.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
+import { checkHooks } from '../../../src/connectors/load-hooks.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { DomainError } from '../../../src/core/errors.ts';
 import { json, runtime, startServer } from './helpers.ts';
@@ -24,6 +26,7 @@ credential_options:
     auth: { type: bearer, token: "{token}" }
 check: { method: GET, path: /me }
 replication_config: { type: object, properties: {} }
+hooks: gong
 entities:
 ${entities}`;
 
@@ -42,16 +45,16 @@ const ENTITIES = `
         pagination: { type: body_cursor, cursor_path: [next], param: cursor }
         page_size_param: false
         meta: { total: [total] }
-        not_found_is_empty: true
+        uses_hooks: [empty_answer]
       download:
         description: A clip's file.
         params:
           query: { type: object, required: true, description: Which clip. }
-          options: { type: object, description: Client options. }
+          contentSelector: { type: object, description: Client options. }
         request: { method: POST, path: /clips/search, idempotent: true }
+        uses_hooks: [download_body]
         download:
           file_url: [clips, "0", files, original]
-          body: { options: { include: { files: true } }, version: 2 }
   - name: albums
     description: Albums.
     primary_key: [id]
@@ -64,7 +67,7 @@ const ENTITIES = `
 
 const CREDS = { option: 'Token', values: { token: 'tok-secret-9f2c1a' } };
 
-describe('declared options: not_found_is_empty and download.body', () => {
+describe('hook points: empty_answer and download_body', () => {
   const def = parseDefinition(yaml(ENTITIES), 'media-co.yaml');
   let api: Awaited<ReturnType<typeof startServer>>;
   let files: Awaited<ReturnType<typeof startServer>>;
@@ -106,7 +109,7 @@ describe('declared options: not_found_is_empty and download.body', () => {
         const body = JSON.parse(req.body);
         const wanted = body.query.id;
         if (wanted === 'none') return json(res, 200, { clips: [{ id: 'none', files: { original: null } }] });
-        const withFiles = body.options?.include?.files === true;
+        const withFiles = body.contentSelector?.exposedFields?.media === true;
         return json(res, 200, {
           clips: [
             {
@@ -130,7 +133,7 @@ describe('declared options: not_found_is_empty and download.body', () => {
     await files.close();
   });
 
-  it('a 404 on a not_found_is_empty list is an empty last page; elsewhere it stays UPSTREAM_NOT_FOUND', async () => {
+  it('a 404 on a list using empty_answer is an empty last page; elsewhere it stays UPSTREAM_NOT_FOUND', async () => {
     const empty = await run('clips', 'list', { since: 'never', 'owner-id': 'u-1' });
     assert.deepEqual(empty.result, []);
     assert.deepEqual(empty.connector_metadata, { total: null, has_next_page: false, end_cursor: null });
@@ -144,16 +147,18 @@ describe('declared options: not_found_is_empty and download.body', () => {
     });
   });
 
-  it('download.body is merged over the client body, and the file host never sees the credential', async () => {
+  it("download_body shapes the metadata body over the client's, and the file host never sees the credential", async () => {
     const apiMark = api.seen.length;
-    const got = await download({ query: { id: 'c7' }, options: { include: { files: false, thumbs: true } } });
+    const got = await download({
+      query: { id: 'c7' },
+      contentSelector: { context: 'x', exposedFields: { media: false, thumbs: true } },
+    });
     const chunks: Buffer[] = [];
     for await (const c of got.body) chunks.push(c as Buffer);
     assert.equal(Buffer.concat(chunks).toString(), 'movie');
     assert.deepEqual(JSON.parse(api.seen[apiMark]!.body), {
       query: { id: 'c7' },
-      options: { include: { files: true, thumbs: true } },
-      version: 2,
+      contentSelector: { context: 'x', exposedFields: { media: true, thumbs: true } },
     });
     assert.equal(api.seen[apiMark]!.headers.authorization, 'Bearer tok-secret-9f2c1a');
     const hit = files.seen.at(-1)!;
@@ -171,9 +176,9 @@ describe('declared options: not_found_is_empty and download.body', () => {
   });
 
   it('load checks name file and pointer', () => {
-    const bad = (entities: string) => {
+    const bad = (entities: string, head = yaml) => {
       try {
-        parseDefinition(yaml(entities), 'bad.yaml');
+        parseDefinition(head(entities), 'bad.yaml');
       } catch (err) {
         return (err as Error).message;
       }
@@ -184,31 +189,49 @@ describe('declared options: not_found_is_empty and download.body', () => {
     description: X.
     primary_key: [id]
     actions:
-      get: { description: One., request: { method: GET, path: /x }, not_found_is_empty: true }
+      get: { description: One., request: { method: GET, path: /x }, uses_hooks: [empty_answer] }
 `);
     assert.match(
       getEmpty,
-      /^bad\.yaml: \/entities\/0\/actions\/get\/not_found_is_empty: only list and api_search/m,
+      /^bad\.yaml: \/entities\/0\/actions\/get\/uses_hooks\/0: empty_answer: only list and api_search/m,
     );
     const bodyWithoutUrl = bad(`
   - name: x
     description: X.
     primary_key: [id]
     actions:
-      download: { description: File., request: { method: GET, path: /x }, download: { body: { a: 1 } } }
+      download: { description: File., request: { method: GET, path: /x }, uses_hooks: [download_body] }
 `);
     assert.match(
       bodyWithoutUrl,
-      /bad\.yaml: \/entities\/0\/actions\/download\/download\/body: only with file_url/,
+      /bad\.yaml: \/entities\/0\/actions\/download\/uses_hooks\/0: download_body: only a download with file_url/,
     );
     const bodyOnGet = bad(`
   - name: x
     description: X.
     primary_key: [id]
     actions:
-      download: { description: File., request: { method: GET, path: /x }, download: { file_url: [u], body: { a: 1 } } }
+      download: { description: File., request: { method: GET, path: /x }, uses_hooks: [download_body], download: { file_url: [u] } }
 `);
-    assert.match(bodyOnGet, /\/entities\/0\/actions\/download\/download\/body: a GET request has no body/);
+    assert.match(
+      bodyOnGet,
+      /\/entities\/0\/actions\/download\/uses_hooks\/0: download_body: a GET request has no body/,
+    );
+    const unknownPoint = bad(`
+  - name: x
+    description: X.
+    primary_key: [id]
+    actions:
+      list: { description: L., request: { method: GET, path: /x }, uses_hooks: [next_page] }
+`);
+    assert.match(unknownPoint, /bad\.yaml: \/entities\/0\/actions\/list\/uses_hooks\/0: must be one of/);
+    const unknownModule = bad(ENTITIES, (e) => yaml(e).replace('hooks: gong', 'hooks: media-co'));
+    assert.match(unknownModule, /^bad\.yaml: \/hooks: no hook module 'media-co' \(registered: gong\)$/m);
+    const noModule = bad(ENTITIES, (e) => yaml(e).replace('hooks: gong\n', ''));
+    assert.match(
+      noModule,
+      /^bad\.yaml: \/entities\/0\/actions\/list\/uses_hooks\/0: empty_answer needs a hook module \(top-level hooks\)$/m,
+    );
     const badName = bad(`
   - name: x
     description: X.
@@ -217,5 +240,17 @@ describe('declared options: not_found_is_empty and download.body', () => {
       list: { description: L., params: { "-id": { type: string, description: D. } }, request: { method: GET, path: /x } }
 `);
     assert.match(badName, /\/entities\/0\/actions\/list\/params\/-id: invalid param name/);
+  });
+
+  it('a module lacking a point an action uses is refused, naming the pointer and the member', () => {
+    const out: string[] = [];
+    const partial = { emptyAnswer: () => true };
+    checkHooks(def, out, { names: ['gong'], module: (name) => (name === 'gong' ? partial : undefined) });
+    assert.deepEqual(out, [
+      "/entities/0/actions/download/uses_hooks/0: hook module 'gong' does not implement download_body (downloadBody)",
+    ]);
+    const none: string[] = [];
+    checkHooks(def, none);
+    assert.deepEqual(none, [], 'the registered module implements both');
   });
 });
