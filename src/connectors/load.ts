@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
 import { checkHooks } from './load-hooks.ts';
 import { checkPageSize, checkScoping } from './load-limits.ts';
-import { hasType } from './param-values.ts';
+import { declaredValueProblem, hasType } from './param-values.ts';
 import { authorizationProblems } from './runtime/authorization-code.ts';
 import { templateParams } from './runtime/body.ts';
 import { refreshedAccessField, refreshProblems } from './runtime/oauth2.ts';
@@ -189,6 +189,8 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
     if (v.credential_field !== undefined) checkCredentialVariable(def, v, key, at, out);
     if (v.pattern !== undefined && !compiles(v.pattern))
       out.push(`${at}/pattern: not a valid regular expression`);
+    else if (v.pattern !== undefined && v.default !== undefined && !new RegExp(v.pattern, 'u').test(v.default))
+      out.push(`${at}/default: does not match the variable's pattern ${v.pattern}`);
     sample[name] = v.default ?? 'example';
   }
   let url: URL | undefined;
@@ -341,6 +343,10 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
       out.push(`${pat}/default: does not match the param`);
     if (param.send_default === true && param.default === undefined)
       out.push(`${pat}/send_default: needs a default to send`);
+    else if (param.send_default === true && defaultFits(param)) {
+      const why = declaredValueProblem(pname, param.default, param);
+      if (why !== undefined) out.push(`${pat}/default: is sent on every request but fails its own check: ${why}`);
+    }
     param.conflicts_with?.forEach((other, j) => {
       if (other === pname || !Object.hasOwn(params, other))
         out.push(`${pat}/conflicts_with/${j}: '${other}' is not another param of this action`);
