@@ -2,8 +2,9 @@
  * The schema of a connector definition file (`src/connectors/definitions/<slug>.yaml`).
  *
  * Connector types are data: everything provider-specific (URLs, auth placement, paging style, error quirks)
- * is a declared option here, and the runtime only interprets these declarations. `docs/connector-definitions.md`
- * documents every field; keep the two in step.
+ * is a declared option here, and the runtime only interprets these declarations; a quirk of one provider that no
+ * other shares is a hook of that provider instead (`hooks`, `uses_hooks`: src/connectors/hooks/).
+ * `docs/connector-definitions.md` documents every field; keep the two in step.
  */
 import Type from 'typebox';
 import {

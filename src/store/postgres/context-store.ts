@@ -8,7 +8,19 @@
  */
 import type pg from 'pg';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
-import { compileSearch, type SearchRequest } from '../../context-store/query.ts';
+import type { SearchRequest } from '../../context-store/query.ts';
+import {
+  entityRowsSql,
+  grownSinceAnalyzed,
+  LEASE_OWNERS_SQL,
+  ownedSearch,
+  type Placeholder,
+  resetLayoutSyncsSql,
+  type SearchOwner,
+  saveLayoutSql,
+  searchOwnerSql,
+  statesByConnector,
+} from '../context-store-shared.ts';
 import type {
   ContextStoreRepo,
   EntitySyncState,
@@ -38,10 +50,7 @@ type Client = pg.PoolClient;
 
 const table = (layout: EntityLayout) => quoteIdent(pgName(layout.table));
 
-/** A fresh sync's columns: nothing fetched, a backfill due at once (`$1`: now). */
-const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count = 0, last_error = NULL,
-  updated_at = NULL, backfilled_at = NULL, last_full_at = NULL, pass = 'backfill', run_after = $1,
-  lease_owner = NULL, lease_expires_at = NULL, checkpoint = NULL, generation = 0, high_water = NULL, attempts = 0`;
+const DOLLAR: Placeholder = (n) => `$${n}`;
 
 /**
  * A page's commit need not wait for its WAL flush: the index is derived from the provider and its checkpoint
@@ -123,20 +132,18 @@ export class PostgresContextStore implements ContextStoreRepo {
         const hash = row.rows[0]?.layout_hash;
         if (hash !== undefined && hash !== layout.hash) {
           for (const ddl of dropIndexTableDdl(layout)) await client.query(ddl);
-          await client.query(
-            `UPDATE cs_syncs SET ${RESET_SYNC}
-             WHERE entity = $2 AND connector_id IN (SELECT id FROM connectors WHERE definition_id = $3)`,
-            [now, layout.entity, layout.definitionId],
-          );
+          await client.query(resetLayoutSyncsSql(DOLLAR), [now, layout.entity, layout.definitionId]);
           rebuilt.push(layout.table);
         }
         if (hash !== layout.hash) {
           for (const ddl of indexTableDdl(layout)) await client.query(ddl);
-          await client.query(
-            `INSERT INTO cs_layouts (table_name, definition_id, entity, layout_hash, created_at) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (table_name) DO UPDATE SET layout_hash = excluded.layout_hash, created_at = excluded.created_at`,
-            [layout.table, layout.definitionId, layout.entity, layout.hash, now],
-          );
+          await client.query(saveLayoutSql(DOLLAR), [
+            layout.table,
+            layout.definitionId,
+            layout.entity,
+            layout.hash,
+            now,
+          ]);
         }
       }
     });
@@ -179,19 +186,13 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async statesFor(organizationId: string, connectorIds: string[]) {
-    const out = new Map<string, EntitySyncState[]>();
-    if (connectorIds.length === 0) return out;
+    if (connectorIds.length === 0) return new Map<string, EntitySyncState[]>();
     const r = await this.pool.query<SyncRow>(
       `SELECT * FROM cs_syncs WHERE organization_id = $1 AND connector_id = ANY($2::text[])
        ORDER BY created_at, seq`,
       [organizationId, connectorIds],
     );
-    for (const row of r.rows) {
-      const list = out.get(row.connector_id) ?? [];
-      list.push(toState(row));
-      out.set(row.connector_id, list);
-    }
-    return out;
+    return statesByConnector(r.rows);
   }
 
   async claim(owner: string, now: string, leaseUntil: string) {
@@ -305,13 +306,12 @@ export class PostgresContextStore implements ContextStoreRepo {
 
   private async grown(client: Client, layout: EntityLayout): Promise<boolean> {
     const r = await client.query<{ n: number; last: number }>(
-      `SELECT (SELECT COALESCE(SUM(entity_count), 0) FROM cs_syncs WHERE entity = $1
-                 AND connector_id IN (SELECT id FROM connectors WHERE definition_id = $2))::bigint AS n,
+      `SELECT (${entityRowsSql(DOLLAR)})::bigint AS n,
               COALESCE((SELECT analyzed_rows FROM cs_layouts WHERE table_name = $3), 0) AS last`,
       [layout.entity, layout.definitionId, layout.table],
     );
     const { n, last } = r.rows[0]!;
-    if (n < 1000 || n < last * 2) return false;
+    if (!grownSinceAnalyzed(Number(n), Number(last))) return false;
     await client.query('UPDATE cs_layouts SET analyzed_rows = $1 WHERE table_name = $2', [n, layout.table]);
     return true;
   }
@@ -363,9 +363,7 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async leaseOwners() {
-    const r = await this.pool.query<{ lease_owner: string }>(
-      'SELECT DISTINCT lease_owner FROM cs_syncs WHERE lease_owner IS NOT NULL',
-    );
+    const r = await this.pool.query<{ lease_owner: string }>(LEASE_OWNERS_SQL);
     return r.rows.map((row) => row.lease_owner);
   }
 
@@ -382,15 +380,9 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
-    const owner = await this.pool.query<{ organization_id: string; connector_key: number | null }>(
-      `SELECT c.organization_id, k.connector_key FROM connectors c
-       LEFT JOIN cs_connectors k ON k.connector_id = c.id WHERE c.id = $1`,
-      [connectorId],
-    );
-    const found = owner.rows[0];
-    // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
-    const compiled = compileSearch(layout, found?.connector_key ?? 0, request, postgresSearchDialect);
-    if (found?.organization_id !== organizationId || found.connector_key === null) return [];
+    const owner = await this.pool.query<SearchOwner>(searchOwnerSql(DOLLAR), [connectorId]);
+    const compiled = ownedSearch(layout, organizationId, owner.rows[0], request, postgresSearchDialect);
+    if (compiled === undefined) return [];
     return this.slots.run(organizationId, searchShape(connectorId, compiled.sql), () =>
       this.tx(async (client) => {
         // Milliseconds, an integer from the configuration.

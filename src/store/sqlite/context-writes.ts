@@ -8,6 +8,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
+import { entityRowsSql, grownSinceAnalyzed } from '../context-store-shared.ts';
 import type { EntitySyncStatus, NextPass, SyncCheckpoint } from '../port.ts';
 import { lastOfEachKey, type StatsRow, type SyncRow, statsSql } from '../sync-rows.ts';
 import {
@@ -435,9 +436,7 @@ export class ContextStoreWrites {
    */
   private analyzeIfGrown(layout: EntityLayout): boolean {
     const rows = (
-      this.stmt(
-        'SELECT COALESCE(SUM(entity_count), 0) AS n FROM cs_syncs WHERE entity = ? AND connector_id IN (SELECT id FROM connectors WHERE definition_id = ?)',
-      ).get(layout.entity, layout.definitionId) as { n: number }
+      this.stmt(entityRowsSql(() => '?')).get(layout.entity, layout.definitionId) as { n: number }
     ).n;
     const last =
       (
@@ -445,7 +444,7 @@ export class ContextStoreWrites {
           | { analyzed_rows: number }
           | undefined
       )?.analyzed_rows ?? 0;
-    if (rows < 1000 || rows < last * 2) return false;
+    if (!grownSinceAnalyzed(rows, last)) return false;
     const indexes = (this.stmt(INDEX_NAMES_SQL).all(layout.table) as { name: string }[]).map((r) => r.name);
     for (const statement of analyzeIndexTableSql(layout, indexes)) this.tx(() => this.raw.exec(statement));
     this.tx(() =>
