@@ -127,3 +127,27 @@ export function entityRowsSql(p: Placeholder): string {
 export function grownSinceAnalyzed(rows: number, analyzedRows: number): boolean {
   return rows >= 1000 && rows >= analyzedRows * 2;
 }
+
+/** Starts a new backfill of every sync of a connector, its records kept meanwhile; binds now, org, connector. */
+export function restartSyncsSql(p: Placeholder): string {
+  return `UPDATE cs_syncs SET pass = 'backfill', run_after = ${p(1)}, checkpoint = NULL, attempts = 0, last_error = NULL,
+    lease_owner = NULL, lease_expires_at = NULL,
+    status = CASE WHEN ready_for_search = 1 THEN 'Updating' ELSE 'Initializing' END
+    WHERE organization_id = ${p(2)} AND connector_id = ${p(3)}`;
+}
+
+/** Gives a connector its index key, once (binds the connector id). */
+export function addConnectorKeySql(p: Placeholder): string {
+  return `INSERT INTO cs_connectors (connector_id) VALUES (${p(1)}) ON CONFLICT (connector_id) DO NOTHING`;
+}
+
+/** Frees every lease of a worker (binds its owner id). */
+export function releaseOwnerSql(p: Placeholder): string {
+  return `UPDATE cs_syncs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ${p(1)}`;
+}
+
+/** Deletes a connector's records a full pass did not see (binds the connector key, the pass's generation). */
+export function reconcileSql(table: string, p: Placeholder): string {
+  const b = BASE_COLUMNS;
+  return `DELETE FROM ${table} WHERE ${b.connectorKey} = ${p(1)} AND ${b.generation} < ${p(2)}`;
+}

@@ -9,18 +9,7 @@
 import type pg from 'pg';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
 import type { SearchRequest } from '../../context-store/query.ts';
-import {
-  entityRowsSql,
-  grownSinceAnalyzed,
-  LEASE_OWNERS_SQL,
-  ownedSearch,
-  type Placeholder,
-  resetLayoutSyncsSql,
-  type SearchOwner,
-  saveLayoutSql,
-  searchOwnerSql,
-  statesByConnector,
-} from '../context-store-shared.ts';
+import * as shared from '../context-store-shared.ts';
 import type {
   ContextStoreRepo,
   EntitySyncState,
@@ -50,7 +39,7 @@ type Client = pg.PoolClient;
 
 const table = (layout: EntityLayout) => quoteIdent(pgName(layout.table));
 
-const DOLLAR: Placeholder = (n) => `$${n}`;
+const DOLLAR: shared.Placeholder = (n) => `$${n}`;
 
 /**
  * A page's commit need not wait for its WAL flush: the index is derived from the provider and its checkpoint
@@ -132,12 +121,12 @@ export class PostgresContextStore implements ContextStoreRepo {
         const hash = row.rows[0]?.layout_hash;
         if (hash !== undefined && hash !== layout.hash) {
           for (const ddl of dropIndexTableDdl(layout)) await client.query(ddl);
-          await client.query(resetLayoutSyncsSql(DOLLAR), [now, layout.entity, layout.definitionId]);
+          await client.query(shared.resetLayoutSyncsSql(DOLLAR), [now, layout.entity, layout.definitionId]);
           rebuilt.push(layout.table);
         }
         if (hash !== layout.hash) {
           for (const ddl of indexTableDdl(layout)) await client.query(ddl);
-          await client.query(saveLayoutSql(DOLLAR), [
+          await client.query(shared.saveLayoutSql(DOLLAR), [
             layout.table,
             layout.definitionId,
             layout.entity,
@@ -159,22 +148,13 @@ export class PostgresContextStore implements ContextStoreRepo {
          ON CONFLICT (connector_id, entity) DO NOTHING`,
         [connectorId, organizationId, now, entities],
       );
-      await client.query(
-        'INSERT INTO cs_connectors (connector_id) VALUES ($1) ON CONFLICT (connector_id) DO NOTHING',
-        [connectorId],
-      );
+      await client.query(shared.addConnectorKeySql(DOLLAR), [connectorId]);
     });
   }
 
   async restartConnector(organizationId: string, connectorId: string, now: string) {
     // Records stay searchable meanwhile; the new backfill's reconcile drops what the new scope no longer has.
-    await this.pool.query(
-      `UPDATE cs_syncs SET pass = 'backfill', run_after = $1, checkpoint = NULL, attempts = 0, last_error = NULL,
-         lease_owner = NULL, lease_expires_at = NULL,
-         status = CASE WHEN ready_for_search = 1 THEN 'Updating' ELSE 'Initializing' END
-       WHERE organization_id = $2 AND connector_id = $3`,
-      [now, organizationId, connectorId],
-    );
+    await this.pool.query(shared.restartSyncsSql(DOLLAR), [now, organizationId, connectorId]);
   }
 
   async states(organizationId: string, connectorId: string) {
@@ -192,7 +172,7 @@ export class PostgresContextStore implements ContextStoreRepo {
        ORDER BY created_at, seq`,
       [organizationId, connectorIds],
     );
-    return statesByConnector(r.rows);
+    return shared.statesByConnector(r.rows);
   }
 
   async claim(owner: string, now: string, leaseUntil: string) {
@@ -289,10 +269,7 @@ export class PostgresContextStore implements ContextStoreRepo {
       const key = await this.keyOf(client, job.connector_id);
       if (key === undefined) return false;
       if (next.reconcile) {
-        await client.query(
-          `DELETE FROM ${table(layout)} WHERE ${BASE_COLUMNS.connectorKey} = $1 AND ${BASE_COLUMNS.generation} < $2`,
-          [key, next.generation],
-        );
+        await client.query(shared.reconcileSql(table(layout), DOLLAR), [key, next.generation]);
       }
       await this.countInto(client, job, layout, key);
       analyze = next.reconcile && (await this.grown(client, layout));
@@ -306,12 +283,12 @@ export class PostgresContextStore implements ContextStoreRepo {
 
   private async grown(client: Client, layout: EntityLayout): Promise<boolean> {
     const r = await client.query<{ n: number; last: number }>(
-      `SELECT (${entityRowsSql(DOLLAR)})::bigint AS n,
+      `SELECT (${shared.entityRowsSql(DOLLAR)})::bigint AS n,
               COALESCE((SELECT analyzed_rows FROM cs_layouts WHERE table_name = $3), 0) AS last`,
       [layout.entity, layout.definitionId, layout.table],
     );
     const { n, last } = r.rows[0]!;
-    if (!grownSinceAnalyzed(Number(n), Number(last))) return false;
+    if (!shared.grownSinceAnalyzed(Number(n), Number(last))) return false;
     await client.query('UPDATE cs_layouts SET analyzed_rows = $1 WHERE table_name = $2', [n, layout.table]);
     return true;
   }
@@ -363,15 +340,12 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async leaseOwners() {
-    const r = await this.pool.query<{ lease_owner: string }>(LEASE_OWNERS_SQL);
+    const r = await this.pool.query<{ lease_owner: string }>(shared.LEASE_OWNERS_SQL);
     return r.rows.map((row) => row.lease_owner);
   }
 
   async releaseOwner(owner: string) {
-    const r = await this.pool.query(
-      'UPDATE cs_syncs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1',
-      [owner],
-    );
+    const r = await this.pool.query(shared.releaseOwnerSql(DOLLAR), [owner]);
     return r.rowCount ?? 0;
   }
 
@@ -380,8 +354,14 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
-    const owner = await this.pool.query<SearchOwner>(searchOwnerSql(DOLLAR), [connectorId]);
-    const compiled = ownedSearch(layout, organizationId, owner.rows[0], request, postgresSearchDialect);
+    const owner = await this.pool.query<shared.SearchOwner>(shared.searchOwnerSql(DOLLAR), [connectorId]);
+    const compiled = shared.ownedSearch(
+      layout,
+      organizationId,
+      owner.rows[0],
+      request,
+      postgresSearchDialect,
+    );
     if (compiled === undefined) return [];
     return this.slots.run(organizationId, searchShape(connectorId, compiled.sql), () =>
       this.tx(async (client) => {

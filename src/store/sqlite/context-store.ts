@@ -13,16 +13,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { EntityLayout } from '../../context-store/layout.ts';
 import type { SearchRequest } from '../../context-store/query.ts';
-import {
-  LEASE_OWNERS_SQL,
-  ownedSearch,
-  type Placeholder,
-  resetLayoutSyncsSql,
-  type SearchOwner,
-  saveLayoutSql,
-  searchOwnerSql,
-  statesByConnector,
-} from '../context-store-shared.ts';
+import * as shared from '../context-store-shared.ts';
 import type {
   ContextStoreRepo,
   EncodedRecords,
@@ -60,7 +51,7 @@ interface PendingPage {
   rows?: MessagePort;
 }
 
-const QUESTION: Placeholder = () => '?';
+const QUESTION: shared.Placeholder = () => '?';
 
 export class SqliteContextStore implements ContextStoreRepo {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -142,7 +133,7 @@ export class SqliteContextStore implements ContextStoreRepo {
         if (hash === layout.hash) continue;
         if (hash !== undefined) {
           for (const ddl of dropIndexTableDdl(layout)) this.raw.exec(ddl);
-          this.stmt(resetLayoutSyncsSql(QUESTION)).run(now, layout.entity, layout.definitionId);
+          this.stmt(shared.resetLayoutSyncsSql(QUESTION)).run(now, layout.entity, layout.definitionId);
           rebuilt.push(layout.table);
         }
         this.createTables(layout, now);
@@ -157,7 +148,7 @@ export class SqliteContextStore implements ContextStoreRepo {
 
   private createTables(layout: EntityLayout, now: string) {
     for (const ddl of indexTableDdl(layout)) this.raw.exec(ddl);
-    this.stmt(saveLayoutSql(QUESTION)).run(
+    this.stmt(shared.saveLayoutSql(QUESTION)).run(
       layout.table,
       layout.definitionId,
       layout.entity,
@@ -210,7 +201,7 @@ export class SqliteContextStore implements ContextStoreRepo {
            ORDER BY created_at, rowid`,
         ).all(organizationId, JSON.stringify(connectorIds)) as SyncRow[],
     );
-    return statesByConnector(rows);
+    return shared.statesByConnector(rows);
   }
 
   async claim(owner: string, now: string, leaseUntil: string) {
@@ -357,7 +348,9 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async leaseOwners() {
-    const rows = await this.locked(() => this.stmt(LEASE_OWNERS_SQL).all() as Array<{ lease_owner: string }>);
+    const rows = await this.locked(
+      () => this.stmt(shared.LEASE_OWNERS_SQL).all() as Array<{ lease_owner: string }>,
+    );
     return rows.map((r) => r.lease_owner);
   }
 
@@ -368,9 +361,9 @@ export class SqliteContextStore implements ContextStoreRepo {
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
     await this.tablesFor(layout.definitionId);
     const owner = await this.locked(
-      () => this.stmt(searchOwnerSql(QUESTION)).get(connectorId) as SearchOwner | undefined,
+      () => this.stmt(shared.searchOwnerSql(QUESTION)).get(connectorId) as shared.SearchOwner | undefined,
     );
-    const search = ownedSearch(layout, organizationId, owner, request, sqliteSearchDialect);
+    const search = shared.ownedSearch(layout, organizationId, owner, request, sqliteSearchDialect);
     if (search === undefined) return [];
     // The reader checks again, in the snapshot it searches, that the key is still this connector's.
     return this.readers.run({ organizationId, connectorId, ...search });
