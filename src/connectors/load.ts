@@ -189,7 +189,11 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
     if (v.credential_field !== undefined) checkCredentialVariable(def, v, key, at, out);
     if (v.pattern !== undefined && !compiles(v.pattern))
       out.push(`${at}/pattern: not a valid regular expression`);
-    else if (v.pattern !== undefined && v.default !== undefined && !new RegExp(v.pattern, 'u').test(v.default))
+    else if (
+      v.pattern !== undefined &&
+      v.default !== undefined &&
+      !new RegExp(v.pattern, 'u').test(v.default)
+    )
       out.push(`${at}/default: does not match the variable's pattern ${v.pattern}`);
     sample[name] = v.default ?? 'example';
   }
@@ -345,7 +349,8 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
       out.push(`${pat}/send_default: needs a default to send`);
     else if (param.send_default === true && defaultFits(param)) {
       const why = declaredValueProblem(pname, param.default, param);
-      if (why !== undefined) out.push(`${pat}/default: is sent on every request but fails its own check: ${why}`);
+      if (why !== undefined)
+        out.push(`${pat}/default: is sent on every request but fails its own check: ${why}`);
     }
     param.conflicts_with?.forEach((other, j) => {
       if (other === pname || !Object.hasOwn(params, other))

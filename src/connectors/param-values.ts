@@ -45,7 +45,11 @@ export function hasType(value: unknown, type: ParamDefinition['type']): boolean 
  * as a client's would be (pattern, lengths, format, bounds), or undefined. Such a value would load and then fail
  * every call; a pattern that does not compile is reported by its own check.
  */
-export function declaredValueProblem(name: string, value: unknown, param: ParamDefinition): string | undefined {
+export function declaredValueProblem(
+  name: string,
+  value: unknown,
+  param: ParamDefinition,
+): string | undefined {
   try {
     return checkValue(name, value, param);
   } catch {
