@@ -45,3 +45,20 @@ export function checkHooks(
     }
   });
 }
+
+/** Format options that became hook points, by the end of the pointer a schema error names. */
+const RETIRED: Array<[RegExp, string]> = [
+  [/\/(actions\/[a-z_]+|context_store)\/not_found_is_empty: unknown property$/, 'uses_hooks: [empty_answer]'],
+  [/\/actions\/download\/download\/body: unknown property$/, 'uses_hooks: [download_body]'],
+];
+
+/**
+ * A schema error line, with where the option went when it names one that became a hook point, so a definition
+ * written for an earlier ces says what to write instead of only "unknown property".
+ */
+export function withRetiredHint(line: string): string {
+  const hit = RETIRED.find(([at]) => at.test(line));
+  return hit === undefined
+    ? line
+    : `${line}: one provider's quirk is now a hook point of its hook module, ${hit[1]} (docs/connector-definitions.md, "Options and hooks")`;
+}

@@ -7,7 +7,7 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
-import { checkHooks } from './load-hooks.ts';
+import { checkHooks, withRetiredHint } from './load-hooks.ts';
 import { checkPageSize, checkScoping } from './load-limits.ts';
 import { declaredValueProblem, hasType } from './param-values.ts';
 import { authorizationProblems } from './runtime/authorization-code.ts';
@@ -51,7 +51,7 @@ export function parseDefinition(text: string, fileName: string): ConnectorDefini
   if (!validator().Check(doc)) {
     const lines = describeSchemaErrors(allErrors(doc), ConnectorDefinitionSchema, doc);
     if (lines.length === 0) lines.push('/: does not match the definition schema');
-    throw new Error(lines.map((l) => `${fileName}: ${l}`).join('\n'));
+    throw new Error(lines.map((l) => `${fileName}: ${withRetiredHint(l)}`).join('\n'));
   }
   const def = doc as ConnectorDefinition;
   const problems = semanticErrors(def);

@@ -242,6 +242,30 @@ describe('hook points: empty_answer and download_body', () => {
     assert.match(badName, /\/entities\/0\/actions\/list\/params\/-id: invalid param name/);
   });
 
+  it('the options that became hook points say so when a definition still uses them', () => {
+    const old = (entities: string) => {
+      try {
+        parseDefinition(yaml(entities), 'old.yaml');
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    assert.match(
+      old(ENTITIES.replace('uses_hooks: [empty_answer]', 'not_found_is_empty: true')),
+      /^old\.yaml: \/entities\/0\/actions\/list\/not_found_is_empty: unknown property: one provider's quirk is now a hook point of its hook module, uses_hooks: \[empty_answer\]/m,
+    );
+    assert.match(
+      old(
+        ENTITIES.replace('        uses_hooks: [download_body]\n', '').replace(
+          'file_url: [clips, "0", files, original]',
+          'file_url: [clips, "0", files, original]\n          body: { a: 1 }',
+        ),
+      ),
+      /^old\.yaml: \/entities\/0\/actions\/download\/download\/body: unknown property: .*uses_hooks: \[download_body\]/m,
+    );
+  });
+
   it('a module lacking a point an action uses is refused, naming the pointer and the member', () => {
     const out: string[] = [];
     const partial = { emptyAnswer: () => true };
