@@ -40,6 +40,8 @@ type Client = pg.PoolClient;
 const table = (layout: EntityLayout) => quoteIdent(pgName(layout.table));
 
 const DOLLAR: shared.Placeholder = (n) => `$${n}`;
+/** Built once: every search reads it. */
+const SEARCH_OWNER_SQL = shared.searchOwnerSql(DOLLAR);
 
 /**
  * A page's commit need not wait for its WAL flush: the index is derived from the provider and its checkpoint
@@ -354,7 +356,7 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
-    const owner = await this.pool.query<shared.SearchOwner>(shared.searchOwnerSql(DOLLAR), [connectorId]);
+    const owner = await this.pool.query<shared.SearchOwner>(SEARCH_OWNER_SQL, [connectorId]);
     const compiled = shared.ownedSearch(
       layout,
       organizationId,

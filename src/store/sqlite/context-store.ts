@@ -52,6 +52,8 @@ interface PendingPage {
 }
 
 const QUESTION: shared.Placeholder = () => '?';
+/** Built once: every search reads it. */
+const SEARCH_OWNER_SQL = shared.searchOwnerSql(QUESTION);
 
 export class SqliteContextStore implements ContextStoreRepo {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -361,7 +363,7 @@ export class SqliteContextStore implements ContextStoreRepo {
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
     await this.tablesFor(layout.definitionId);
     const owner = await this.locked(
-      () => this.stmt(shared.searchOwnerSql(QUESTION)).get(connectorId) as shared.SearchOwner | undefined,
+      () => this.stmt(SEARCH_OWNER_SQL).get(connectorId) as shared.SearchOwner | undefined,
     );
     const search = shared.ownedSearch(layout, organizationId, owner, request, sqliteSearchDialect);
     if (search === undefined) return [];
