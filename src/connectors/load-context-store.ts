@@ -1,7 +1,7 @@
 /**
  * Load-time checks of `context_store` declarations (see load.ts and docs/connector-definitions.md).
  */
-import { valueFits } from './param-values.ts';
+import { declaredValueProblem, valueFits } from './param-values.ts';
 import type { ConnectorDefinition, ContextStoreDefinition, EntityDefinition } from './schema.ts';
 import { placeholders } from './template.ts';
 
@@ -44,7 +44,12 @@ export function checkContextStore(
     if (param === undefined) out.push(`${at}/params/${name}: '${name}' is not a param of the list action`);
     else if (!valueFits(param, value))
       out.push(`${at}/params/${name}: ${JSON.stringify(value)} does not fit the list param`);
-    else claim(name, `${at}/params/${name}`);
+    else {
+      const why = declaredValueProblem(name, value, param);
+      if (why !== undefined)
+        out.push(`${at}/params/${name}: ${JSON.stringify(value)} would fail every sync request: ${why}`);
+      claim(name, `${at}/params/${name}`);
+    }
   }
 
   const partitions = spec.partitions;

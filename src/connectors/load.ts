@@ -7,8 +7,9 @@ import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import { parse as parseYaml } from 'yaml';
 import { checkContextStore } from './load-context-store.ts';
+import { checkHooks, withRetiredHint } from './load-hooks.ts';
 import { checkPageSize, checkScoping } from './load-limits.ts';
-import { hasType } from './param-values.ts';
+import { declaredValueProblem, hasType } from './param-values.ts';
 import { authorizationProblems } from './runtime/authorization-code.ts';
 import { templateParams } from './runtime/body.ts';
 import { refreshedAccessField, refreshProblems } from './runtime/oauth2.ts';
@@ -50,7 +51,7 @@ export function parseDefinition(text: string, fileName: string): ConnectorDefini
   if (!validator().Check(doc)) {
     const lines = describeSchemaErrors(allErrors(doc), ConnectorDefinitionSchema, doc);
     if (lines.length === 0) lines.push('/: does not match the definition schema');
-    throw new Error(lines.map((l) => `${fileName}: ${l}`).join('\n'));
+    throw new Error(lines.map((l) => `${fileName}: ${withRetiredHint(l)}`).join('\n'));
   }
   const def = doc as ConnectorDefinition;
   const problems = semanticErrors(def);
@@ -79,6 +80,7 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkCredentials(def, out);
   checkExecuteAliases(def, out);
   checkScoping(def, out);
+  checkHooks(def, out);
   const exposed = def.errors?.expose_body_keys ?? [];
   def.errors?.message_paths?.forEach((path, i) => {
     if (!exposed.includes(path[0] ?? ''))
@@ -187,6 +189,12 @@ function checkBaseUrl(def: ConnectorDefinition, out: string[]): void {
     if (v.credential_field !== undefined) checkCredentialVariable(def, v, key, at, out);
     if (v.pattern !== undefined && !compiles(v.pattern))
       out.push(`${at}/pattern: not a valid regular expression`);
+    else if (
+      v.pattern !== undefined &&
+      v.default !== undefined &&
+      !new RegExp(v.pattern, 'u').test(v.default)
+    )
+      out.push(`${at}/default: does not match the variable's pattern ${v.pattern}`);
     sample[name] = v.default ?? 'example';
   }
   let url: URL | undefined;
@@ -286,14 +294,6 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   if (name === 'download' && method !== 'GET' && action.download?.file_url === undefined) {
     out.push(`${at}/request/method: a direct download must be a GET`);
   }
-  if (action.download?.body !== undefined) {
-    if (action.download.file_url === undefined)
-      out.push(`${at}/download/body: only with file_url (it shapes the metadata request)`);
-    else if (!hasBody(method)) out.push(`${at}/download/body: a ${method} request has no body`);
-  }
-  if (action.not_found_is_empty !== undefined && !COLLECTION_ACTIONS.includes(name as never)) {
-    out.push(`${at}/not_found_is_empty: only ${COLLECTION_ACTIONS.join(' and ')} actions answer a list`);
-  }
   for (const p of inPath) {
     const param = params[p];
     if (!param) out.push(`${at}/request/path: placeholder {${p}} is not a declared param`);
@@ -347,6 +347,11 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
       out.push(`${pat}/default: does not match the param`);
     if (param.send_default === true && param.default === undefined)
       out.push(`${pat}/send_default: needs a default to send`);
+    else if (param.send_default === true && defaultFits(param)) {
+      const why = declaredValueProblem(pname, param.default, param);
+      if (why !== undefined)
+        out.push(`${pat}/default: is sent on every request but fails its own check: ${why}`);
+    }
     param.conflicts_with?.forEach((other, j) => {
       if (other === pname || !Object.hasOwn(params, other))
         out.push(`${pat}/conflicts_with/${j}: '${other}' is not another param of this action`);

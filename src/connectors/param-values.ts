@@ -1,4 +1,5 @@
 /** Whether a value fits a declared param (used by the load-time checks). */
+import { checkValue } from './runtime/params.ts';
 import type { ParamDefinition } from './schema.ts';
 
 /** A fixed sync param must pass the same checks a client's value would. */
@@ -36,5 +37,22 @@ export function hasType(value: unknown, type: ParamDefinition['type']): boolean 
       return Array.isArray(value);
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+}
+
+/**
+ * Why a value the definition itself gives (a fixed sync param, a default sent on every request) would be refused
+ * as a client's would be (pattern, lengths, format, bounds), or undefined. Such a value would load and then fail
+ * every call; a pattern that does not compile is reported by its own check.
+ */
+export function declaredValueProblem(
+  name: string,
+  value: unknown,
+  param: ParamDefinition,
+): string | undefined {
+  try {
+    return checkValue(name, value, param);
+  } catch {
+    return undefined;
   }
 }

@@ -1,7 +1,11 @@
 /** The definition schema of an entity's actions: params, the request, paging, downloads (see schema.ts). */
 import Type from 'typebox';
+import { HOOK_POINT_NAMES } from './hooks/types.ts';
 import { DPath, Format, Scalar, ScalarType, StringMap } from './schema-parts.ts';
 import { RecordFieldsSchema } from './schema-records.ts';
+
+/** One literal schema per value, as a tuple: over a plain array of literals, `Type.Static` gives `never`. */
+type LiteralTuple<T extends readonly string[]> = { -readonly [I in keyof T]: Type.TLiteral<T[I] & string> };
 
 /** An array's items: scalars, or JSON objects (any members; only in a body, e.g. Stripe's `line_items`). */
 const ArrayItems = Type.Object(
@@ -282,10 +286,17 @@ export const ActionSchema = Type.Object(
     /** Extra `connector_metadata` members read from the response body (name -> dpath), e.g. `total_count`. */
     meta: Type.Optional(Type.Record(Type.String(), DPath)),
     /**
-     * `list`/`api_search` only: the provider answers a query that matches nothing with 404 (Gong: "No calls
-     * found for the specified period"), so a 404 is read as an empty last page instead of UPSTREAM_NOT_FOUND.
+     * The hook points of the definition's `hooks` module this action uses (src/connectors/hooks/types.ts): one
+     * provider's quirk that no second provider shares, checked at load (the module must implement each).
      */
-    not_found_is_empty: Type.Optional(Type.Boolean()),
+    uses_hooks: Type.Optional(
+      Type.Array(
+        Type.Union(
+          HOOK_POINT_NAMES.map((p) => Type.Literal(p)) as unknown as LiteralTuple<typeof HOOK_POINT_NAMES>,
+        ),
+        { minItems: 1, uniqueItems: true },
+      ),
+    ),
     /**
      * `download` only. Without `file_url` the response to `request` is the file (redirects followed). With it,
      * `request` answers JSON metadata and the file is fetched from the URL found there (Zendesk `content_url`,
@@ -301,12 +312,6 @@ export const ActionSchema = Type.Object(
           file_url: Type.Optional(Type.Union([DPath, Type.Array(DPath, { minItems: 2, maxItems: 8 })])),
           filename: Type.Optional(DPath),
           content_type: Type.Optional(DPath),
-          /**
-           * With `file_url`: JSON members merged into the metadata request's body over what the params built
-           * (objects merged member by member, these values win), for a provider that names file URLs only
-           * when asked (Gong's `contentSelector.exposedFields.media: true`).
-           */
-          body: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Unknown())),
           /**
            * A second step: the URL found at `file_url` answers JSON too, and the file's URL is at this path of
            * that answer (a provider that hands out a short-lived link through a metadata endpoint).

@@ -158,8 +158,6 @@ export const ContextStoreSchema = Type.Object(
      * largest value seen instead (load check: needs incremental).
      */
     query_cap: Type.Optional(Type.Integer({ minimum: 1 })),
-    /** The provider answers a list with nothing in it as "not found" (Gong): a sync reads it as an empty page. */
-    not_found_is_empty: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

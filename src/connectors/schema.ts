@@ -2,8 +2,9 @@
  * The schema of a connector definition file (`src/connectors/definitions/<slug>.yaml`).
  *
  * Connector types are data: everything provider-specific (URLs, auth placement, paging style, error quirks)
- * is a declared option here, and the runtime only interprets these declarations. `docs/connector-definitions.md`
- * documents every field; keep the two in step.
+ * is a declared option here, and the runtime only interprets these declarations; a quirk of one provider that no
+ * other shares is a hook of that provider instead (`hooks`, `uses_hooks`: src/connectors/hooks/).
+ * `docs/connector-definitions.md` documents every field; keep the two in step.
  */
 import Type from 'typebox';
 import {
@@ -250,6 +251,11 @@ export const ConnectorDefinitionSchema = Type.Object(
      * `repositories: ["owner/repo"]`.
      */
     scoping: Type.Optional(Type.Array(ScopingSchema, { minItems: 1 })),
+    /**
+     * The hook module of this connector (src/connectors/hooks/index.ts): the quirks of this one provider that
+     * the format does not declare, used where an action names them in `uses_hooks`.
+     */
+    hooks: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 })),
     entities: Type.Array(EntitySchema, { minItems: 1 }),
   },
   { additionalProperties: false },

@@ -90,7 +90,7 @@ const listTypesTool = defineTool({
   name: 'list_connector_types',
   title: 'Search connector types',
   description:
-    'The catalog of connector types ces can connect (GitHub, Zendesk, …), optionally searched by name.',
+    'The catalog of connector types ces can connect (GitHub, Zendesk, …), optionally searched by name.', // provider-names: prose
   readOnly: true,
   inputSchema: Type.Object(
     { query: Type.Optional(Type.String({ maxLength: 100 })) },

@@ -1,6 +1,6 @@
 /**
  * The pieces of a `download` that read the definition's `download` options: where the credential may go, the
- * file URL in a JSON answer, and the body members a metadata request must carry.
+ * file URL in a JSON answer, and the body a `download_body` hook gives the metadata request.
  */
 import { DomainError } from '../../errors.ts';
 import { atPath } from './dpath.ts';
@@ -64,25 +64,12 @@ export function fileUrl(
   };
 }
 
-/** A download's declared body members, merged over the JSON body the params built (declared values win). */
-export function withBodyMembers(
+/** The metadata request with the body a `download_body` hook makes of the one the params built. */
+export function withHookBody(
   built: BuiltRequest,
-  members: Record<string, unknown> | undefined,
+  hook: ((body: Readonly<Record<string, unknown>>) => Record<string, unknown>) | undefined,
 ): BuiltRequest {
-  if (members === undefined) return built;
-  return { ...built, body: mergeMembers(built.body ?? {}, members) };
-}
-
-function mergeMembers(
-  target: Record<string, unknown>,
-  extra: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...target };
-  for (const [key, value] of Object.entries(extra)) {
-    const current = out[key];
-    out[key] = isPlainObject(value) && isPlainObject(current) ? mergeMembers(current, value) : value;
-  }
-  return out;
+  return hook === undefined ? built : { ...built, body: hook(built.body ?? {}) };
 }
 
 function isPathList(value: string[] | string[][] | undefined): value is string[][] {

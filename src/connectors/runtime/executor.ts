@@ -8,6 +8,7 @@
 import type { EgressAllowEntry } from '../../config/index.ts';
 import { DomainError } from '../../errors.ts';
 import type { ResolvedCredentials } from '../credentials.ts';
+import { hooksOf } from '../hooks/index.ts';
 import {
   type ActionDefinition,
   COLLECTION_ACTIONS,
@@ -28,7 +29,7 @@ import { credentialCheckError } from './check-errors.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type CursorBinding, CursorCodec, type NextRequest } from './cursor.ts';
 import { Downloader, type DownloadResult } from './download.ts';
-import { credentialOrigins, fileUrl, isPlainObject, withBodyMembers } from './download-steps.ts';
+import { credentialOrigins, fileUrl, isPlainObject, withHookBody } from './download-steps.ts';
 import { atPath } from './dpath.ts';
 import { EgressPolicy } from './egress.ts';
 import { UpstreamHttp, type UpstreamResponse } from './http.ts';
@@ -306,8 +307,13 @@ export class ConnectorRuntime {
         })
       ).value;
     } catch (err) {
-      // Declared for providers that answer "nothing matched" with a 404 (load.ts allows it on lists only).
-      if (resolved.action.not_found_is_empty === true && isNotFound(err)) return emptyPage(resolved.action);
+      // A provider that answers "nothing matched" with an error (load-hooks.ts allows it on lists only).
+      if (
+        resolved.action.uses_hooks?.includes('empty_answer') &&
+        err instanceof DomainError &&
+        hooksOf(def).emptyAnswer?.(err) === true
+      )
+        return emptyPage(resolved.action);
       throw err;
     }
     const {
@@ -446,9 +452,9 @@ export class ConnectorRuntime {
     const base = resolveBaseUrl(def, input.config, this.overrides, input.credentials);
     const request = requestFor(resolved.action, params);
     const options = resolved.action.download ?? {};
-    const built = withBodyMembers(
+    const built = withHookBody(
       buildRequest(base, request, paramsFor(resolved.action, request), params),
-      options.file_url ? options.body : undefined,
+      resolved.action.uses_hooks?.includes('download_body') ? hooksOf(def).downloadBody : undefined,
     );
     const operation = `${input.entity}.download`;
 
@@ -708,10 +714,6 @@ function capRecords(
   if (window.skip === 0 && (window.take === undefined || records.length <= window.take)) return undefined;
   const end = window.take === undefined ? records.length : window.skip + window.take;
   return { records: records.slice(window.skip, end), resume: end < records.length ? end : undefined };
-}
-
-function isNotFound(err: unknown): boolean {
-  return err instanceof DomainError && err.code === 'UPSTREAM_NOT_FOUND';
 }
 
 /** The answer to a list whose provider said 404 for "nothing matched": no records, no next page. */

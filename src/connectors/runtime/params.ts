@@ -326,7 +326,7 @@ function withIntegers(value: unknown, p: ParamDefinition): unknown {
 }
 
 // An ObjectPropertyDefinition is a ParamDefinition without the placement keys, so members reuse this check.
-function checkValue(name: string, value: unknown, p: ParamDefinition): string | undefined {
+export function checkValue(name: string, value: unknown, p: ParamDefinition): string | undefined {
   if (p.type === 'object') {
     if (!isType(value, 'object')) return `'${name}' must be an object`;
     return p.properties ? checkMembers(name, value as object, p.properties) : undefined;

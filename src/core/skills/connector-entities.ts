@@ -110,7 +110,8 @@ function actionBlocks(
   if (isPaginated(action)) notes.push('Paginated: pass connector_metadata.end_cursor back as params.cursor.');
   if (name === 'download')
     notes.push('Answers the file itself (Content-Type, Content-Disposition; Range honoured), not JSON.');
-  if (action.not_found_is_empty) notes.push('A query matching nothing answers an empty page, not a 404.');
+  if (action.uses_hooks?.includes('empty_answer'))
+    notes.push('A query matching nothing answers an empty page, not a 404.');
   const rows = paramRows(def, action, name);
   return [
     heading(`${entity.name}.${name}`, level),

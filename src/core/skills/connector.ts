@@ -242,7 +242,8 @@ function providerLimits(def: ConnectorDefinition): string[] {
         if (p.maximum !== undefined) add(`${tick(param)} at most ${p.maximum}`, where);
         if (p.max_length !== undefined) add(`${tick(param)} at most ${p.max_length} characters`, where);
       }
-      if (action.not_found_is_empty) add('a query matching nothing answers an empty page, not a 404', where);
+      if (action.uses_hooks?.includes('empty_answer'))
+        add('a query matching nothing answers an empty page, not a 404', where);
     }
     const cap = entity.context_store?.query_cap;
     if (cap !== undefined)

@@ -142,7 +142,7 @@ export function pagingSkill(): SkillDocument {
           list([
             'The cursor holds the whole next-page request, encrypted and tamper-evident: the other params may be left out.',
             'The last page has has_next_page false and end_cursor null.',
-            'Some connector types also take the cursor under the provider’s name (GitHub’s after, Notion’s start_cursor): see the connector skill’s paging section.',
+            'Some connector types also take the cursor under the provider’s name (GitHub’s after, Notion’s start_cursor): see the connector skill’s paging section.', // provider-names: prose
             'Page size is the provider’s own param (per_page, limit, page_size…), documented per action.',
           ]),
         ],

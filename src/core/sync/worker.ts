@@ -17,7 +17,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DefinitionRegistry } from '../../connectors/registry.ts';
-import type { ConnectorRuntime, ExecuteOutput } from '../../connectors/runtime/executor.ts';
+import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
 import { parseRecords, recordTexts } from '../../connectors/runtime/payload.ts';
 import type { ConnectorDefinition } from '../../connectors/schema.ts';
 import { columnValue, definitionLayouts, type EntityLayout } from '../../context-store/layout.ts';
@@ -76,11 +76,6 @@ const BATCH_MS = 1000;
 const WRITES_IN_FLIGHT = 3;
 
 class LeaseLost extends Error {}
-
-const EMPTY_PAGE: ExecuteOutput = {
-  payload: { kind: 'records', value: [] },
-  connector_metadata: { has_next_page: false, end_cursor: null },
-};
 
 export class SyncWorker {
   /** host:pid:random — a restarted process on this host can tell its predecessor's leases are orphaned. */
@@ -285,13 +280,7 @@ export class SyncWorker {
         params[inc.param] = boundFor(inc.param, formatBound(since, inc.format, inc.lookback_seconds));
       if (inc?.until && at.until) params[inc.until] = boundFor(inc.until, formatBound(at.until, inc.format));
       if (at.cursor) params.cursor = at.cursor;
-      const page = list(layout.entity, params, action, asBytes);
-      if (!spec.not_found_is_empty) return page;
-      // Gong answers a window without calls 404 "No calls found for the specified period".
-      return page.catch((err: unknown) => {
-        if (isDomainError(err) && err.code === 'UPSTREAM_NOT_FOUND') return EMPTY_PAGE;
-        throw err;
-      });
+      return list(layout.entity, params, action, asBytes);
     };
 
     // The next page is requested while this one is processed, and batches are written (on the store's writer)

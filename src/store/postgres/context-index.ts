@@ -18,8 +18,20 @@ import {
   recordKey,
 } from '../../context-store/layout.ts';
 import { foldWord, WORD } from '../../context-store/query.ts';
+import {
+  baseIndexColumnsDdl,
+  type IndexColumnTypes,
+  indexRowFieldColumns,
+  uniqueKey,
+} from '../context-store-shared.ts';
 
-const COLUMN_TYPE: Record<ColumnKind, string> = { text: 'text', number: 'double precision', json: 'jsonb' };
+const COLUMN_TYPES: IndexColumnTypes = {
+  rid: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+  integer: 'integer',
+  text: 'text',
+  data: 'jsonb',
+  field: { text: 'text', number: 'double precision', json: 'jsonb' },
+};
 const ARRAY_TYPE: Record<ColumnKind, string> = { text: 'text[]', number: 'float8[]', json: 'jsonb[]' };
 
 /** PostgreSQL keeps 63 bytes of a name; a longer one gets a stable hash suffix instead of a silent cut. */
@@ -40,15 +52,9 @@ export function indexTableDdl(layout: EntityLayout): string[] {
   const b = BASE_COLUMNS;
   const fields = [...layout.fields.values()];
   const columns = [
-    'rid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
-    `${b.connectorKey} integer NOT NULL REFERENCES cs_connectors(connector_key) ON DELETE CASCADE`,
-    `${b.key} text NOT NULL`,
-    `${b.data} jsonb NOT NULL`,
-    `${b.generation} integer NOT NULL`,
-    `${b.syncedAt} text NOT NULL`,
-    ...fields.map((f) => `${quoteIdent(f.column)} ${COLUMN_TYPE[f.kind]}`),
+    ...baseIndexColumnsDdl(layout, COLUMN_TYPES),
     ...fullTextFields(layout).map((f) => `${quoteIdent(tsvColumn(f.column))} tsvector`),
-    `UNIQUE (${b.connectorKey}, ${b.key})`,
+    uniqueKey,
   ];
   const index = (suffix: string) => quoteIdent(pgName(`${layout.table}__${suffix}`));
   return [
@@ -154,14 +160,7 @@ export function upsertSql(layout: EntityLayout): string {
   const b = BASE_COLUMNS;
   const fields = [...layout.fields.values()];
   const text = fullTextFields(layout);
-  const cols = [
-    b.key,
-    b.data,
-    b.generation,
-    b.syncedAt,
-    ...fields.map((f) => f.column),
-    ...text.map((f) => tsvColumn(f.column)),
-  ];
+  const cols = [...indexRowFieldColumns(layout), ...text.map((f) => tsvColumn(f.column))];
   const types = [
     'text[]',
     'jsonb[]',

@@ -8,7 +8,8 @@
  */
 import type pg from 'pg';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
-import { compileSearch, type SearchRequest } from '../../context-store/query.ts';
+import type { SearchRequest } from '../../context-store/query.ts';
+import * as shared from '../context-store-shared.ts';
 import type {
   ContextStoreRepo,
   EntitySyncState,
@@ -38,10 +39,9 @@ type Client = pg.PoolClient;
 
 const table = (layout: EntityLayout) => quoteIdent(pgName(layout.table));
 
-/** A fresh sync's columns: nothing fetched, a backfill due at once (`$1`: now). */
-const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count = 0, last_error = NULL,
-  updated_at = NULL, backfilled_at = NULL, last_full_at = NULL, pass = 'backfill', run_after = $1,
-  lease_owner = NULL, lease_expires_at = NULL, checkpoint = NULL, generation = 0, high_water = NULL, attempts = 0`;
+const DOLLAR: shared.Placeholder = (n) => `$${n}`;
+/** Built once: every search reads it. */
+const SEARCH_OWNER_SQL = shared.searchOwnerSql(DOLLAR);
 
 /**
  * A page's commit need not wait for its WAL flush: the index is derived from the provider and its checkpoint
@@ -123,20 +123,18 @@ export class PostgresContextStore implements ContextStoreRepo {
         const hash = row.rows[0]?.layout_hash;
         if (hash !== undefined && hash !== layout.hash) {
           for (const ddl of dropIndexTableDdl(layout)) await client.query(ddl);
-          await client.query(
-            `UPDATE cs_syncs SET ${RESET_SYNC}
-             WHERE entity = $2 AND connector_id IN (SELECT id FROM connectors WHERE definition_id = $3)`,
-            [now, layout.entity, layout.definitionId],
-          );
+          await client.query(shared.resetLayoutSyncsSql(DOLLAR), [now, layout.entity, layout.definitionId]);
           rebuilt.push(layout.table);
         }
         if (hash !== layout.hash) {
           for (const ddl of indexTableDdl(layout)) await client.query(ddl);
-          await client.query(
-            `INSERT INTO cs_layouts (table_name, definition_id, entity, layout_hash, created_at) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (table_name) DO UPDATE SET layout_hash = excluded.layout_hash, created_at = excluded.created_at`,
-            [layout.table, layout.definitionId, layout.entity, layout.hash, now],
-          );
+          await client.query(shared.saveLayoutSql(DOLLAR), [
+            layout.table,
+            layout.definitionId,
+            layout.entity,
+            layout.hash,
+            now,
+          ]);
         }
       }
     });
@@ -152,22 +150,13 @@ export class PostgresContextStore implements ContextStoreRepo {
          ON CONFLICT (connector_id, entity) DO NOTHING`,
         [connectorId, organizationId, now, entities],
       );
-      await client.query(
-        'INSERT INTO cs_connectors (connector_id) VALUES ($1) ON CONFLICT (connector_id) DO NOTHING',
-        [connectorId],
-      );
+      await client.query(shared.addConnectorKeySql(DOLLAR), [connectorId]);
     });
   }
 
   async restartConnector(organizationId: string, connectorId: string, now: string) {
     // Records stay searchable meanwhile; the new backfill's reconcile drops what the new scope no longer has.
-    await this.pool.query(
-      `UPDATE cs_syncs SET pass = 'backfill', run_after = $1, checkpoint = NULL, attempts = 0, last_error = NULL,
-         lease_owner = NULL, lease_expires_at = NULL,
-         status = CASE WHEN ready_for_search = 1 THEN 'Updating' ELSE 'Initializing' END
-       WHERE organization_id = $2 AND connector_id = $3`,
-      [now, organizationId, connectorId],
-    );
+    await this.pool.query(shared.restartSyncsSql(DOLLAR), [now, organizationId, connectorId]);
   }
 
   async states(organizationId: string, connectorId: string) {
@@ -179,19 +168,13 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async statesFor(organizationId: string, connectorIds: string[]) {
-    const out = new Map<string, EntitySyncState[]>();
-    if (connectorIds.length === 0) return out;
+    if (connectorIds.length === 0) return new Map<string, EntitySyncState[]>();
     const r = await this.pool.query<SyncRow>(
       `SELECT * FROM cs_syncs WHERE organization_id = $1 AND connector_id = ANY($2::text[])
        ORDER BY created_at, seq`,
       [organizationId, connectorIds],
     );
-    for (const row of r.rows) {
-      const list = out.get(row.connector_id) ?? [];
-      list.push(toState(row));
-      out.set(row.connector_id, list);
-    }
-    return out;
+    return shared.statesByConnector(r.rows);
   }
 
   async claim(owner: string, now: string, leaseUntil: string) {
@@ -288,10 +271,7 @@ export class PostgresContextStore implements ContextStoreRepo {
       const key = await this.keyOf(client, job.connector_id);
       if (key === undefined) return false;
       if (next.reconcile) {
-        await client.query(
-          `DELETE FROM ${table(layout)} WHERE ${BASE_COLUMNS.connectorKey} = $1 AND ${BASE_COLUMNS.generation} < $2`,
-          [key, next.generation],
-        );
+        await client.query(shared.reconcileSql(table(layout), DOLLAR), [key, next.generation]);
       }
       await this.countInto(client, job, layout, key);
       analyze = next.reconcile && (await this.grown(client, layout));
@@ -305,13 +285,12 @@ export class PostgresContextStore implements ContextStoreRepo {
 
   private async grown(client: Client, layout: EntityLayout): Promise<boolean> {
     const r = await client.query<{ n: number; last: number }>(
-      `SELECT (SELECT COALESCE(SUM(entity_count), 0) FROM cs_syncs WHERE entity = $1
-                 AND connector_id IN (SELECT id FROM connectors WHERE definition_id = $2))::bigint AS n,
+      `SELECT (${shared.entityRowsSql(DOLLAR)})::bigint AS n,
               COALESCE((SELECT analyzed_rows FROM cs_layouts WHERE table_name = $3), 0) AS last`,
       [layout.entity, layout.definitionId, layout.table],
     );
     const { n, last } = r.rows[0]!;
-    if (n < 1000 || n < last * 2) return false;
+    if (!shared.grownSinceAnalyzed(Number(n), Number(last))) return false;
     await client.query('UPDATE cs_layouts SET analyzed_rows = $1 WHERE table_name = $2', [n, layout.table]);
     return true;
   }
@@ -363,17 +342,12 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async leaseOwners() {
-    const r = await this.pool.query<{ lease_owner: string }>(
-      'SELECT DISTINCT lease_owner FROM cs_syncs WHERE lease_owner IS NOT NULL',
-    );
+    const r = await this.pool.query<{ lease_owner: string }>(shared.LEASE_OWNERS_SQL);
     return r.rows.map((row) => row.lease_owner);
   }
 
   async releaseOwner(owner: string) {
-    const r = await this.pool.query(
-      'UPDATE cs_syncs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1',
-      [owner],
-    );
+    const r = await this.pool.query(shared.releaseOwnerSql(DOLLAR), [owner]);
     return r.rowCount ?? 0;
   }
 
@@ -382,15 +356,15 @@ export class PostgresContextStore implements ContextStoreRepo {
   }
 
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
-    const owner = await this.pool.query<{ organization_id: string; connector_key: number | null }>(
-      `SELECT c.organization_id, k.connector_key FROM connectors c
-       LEFT JOIN cs_connectors k ON k.connector_id = c.id WHERE c.id = $1`,
-      [connectorId],
+    const owner = await this.pool.query<shared.SearchOwner>(SEARCH_OWNER_SQL, [connectorId]);
+    const compiled = shared.ownedSearch(
+      layout,
+      organizationId,
+      owner.rows[0],
+      request,
+      postgresSearchDialect,
     );
-    const found = owner.rows[0];
-    // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
-    const compiled = compileSearch(layout, found?.connector_key ?? 0, request, postgresSearchDialect);
-    if (found?.organization_id !== organizationId || found.connector_key === null) return [];
+    if (compiled === undefined) return [];
     return this.slots.run(organizationId, searchShape(connectorId, compiled.sql), () =>
       this.tx(async (client) => {
         // Milliseconds, an integer from the configuration.

@@ -4,14 +4,26 @@
  * an external-content FTS5 table over the full-text columns kept in step by triggers.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { BASE_COLUMNS, type ColumnKind, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
+import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
+import {
+  baseIndexColumnsDdl,
+  type IndexColumnTypes,
+  indexRowFieldColumns,
+  uniqueKey,
+} from '../context-store-shared.ts';
 import {
   SQLITE_FTS_CONNECTOR_COLUMN,
   SQLITE_SEARCH_FUNCTIONS,
   sqliteConnectorToken,
 } from './search-dialect.ts';
 
-const COLUMN_TYPE: Record<ColumnKind, string> = { text: 'TEXT', number: 'REAL', json: 'TEXT' };
+const COLUMN_TYPES: IndexColumnTypes = {
+  rid: 'INTEGER PRIMARY KEY',
+  integer: 'INTEGER',
+  text: 'TEXT',
+  data: 'TEXT',
+  field: { text: 'TEXT', number: 'REAL', json: 'TEXT' },
+};
 
 function triggerNames(layout: EntityLayout) {
   return ['ai', 'ad', 'au'].map((suffix) => quoteIdent(`${layout.table}__fts_${suffix}`));
@@ -23,20 +35,14 @@ export function indexTableDdl(layout: EntityLayout): string[] {
   const b = BASE_COLUMNS;
   const fields = [...layout.fields.values()];
   const columns = [
-    'rid INTEGER PRIMARY KEY',
-    `${b.connectorKey} INTEGER NOT NULL REFERENCES cs_connectors(connector_key) ON DELETE CASCADE`,
-    `${b.key} TEXT NOT NULL`,
-    `${b.data} TEXT NOT NULL`,
-    `${b.generation} INTEGER NOT NULL`,
-    `${b.syncedAt} TEXT NOT NULL`,
-    ...fields.map((f) => `${quoteIdent(f.column)} ${COLUMN_TYPE[f.kind]}`),
+    ...baseIndexColumnsDdl(layout, COLUMN_TYPES),
     // Not stored: read only by FTS5 `rebuild` / `integrity-check` (the triggers compute the same expression).
     ...(layout.ftsTable
       ? [
           `${quoteIdent(SQLITE_FTS_CONNECTOR_COLUMN)} TEXT GENERATED ALWAYS AS (${sqliteConnectorToken(b.connectorKey)}) VIRTUAL`,
         ]
       : []),
-    `UNIQUE (${b.connectorKey}, ${b.key})`,
+    uniqueKey,
   ];
   const out = [
     `CREATE TABLE IF NOT EXISTS ${table} (\n  ${columns.join(',\n  ')}\n)`,
@@ -81,15 +87,7 @@ export function indexTableDdl(layout: EntityLayout): string[] {
  */
 /** The columns of an index row, in the order every insert of one binds them. */
 export function indexRowColumns(layout: EntityLayout): string[] {
-  const b = BASE_COLUMNS;
-  return [
-    b.connectorKey,
-    b.key,
-    b.data,
-    b.generation,
-    b.syncedAt,
-    ...[...layout.fields.values()].map((f) => f.column),
-  ];
+  return [BASE_COLUMNS.connectorKey, ...indexRowFieldColumns(layout)];
 }
 
 /** A plain insert of one index row (`indexRowColumns` order); the writer adds its own conflict handling. */

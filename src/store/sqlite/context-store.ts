@@ -12,7 +12,8 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { EntityLayout } from '../../context-store/layout.ts';
-import { compileSearch, type SearchRequest } from '../../context-store/query.ts';
+import type { SearchRequest } from '../../context-store/query.ts';
+import * as shared from '../context-store-shared.ts';
 import type {
   ContextStoreRepo,
   EncodedRecords,
@@ -50,10 +51,9 @@ interface PendingPage {
   rows?: MessagePort;
 }
 
-/** A fresh sync's columns: nothing fetched, a backfill due at once. */
-const RESET_SYNC = `status = 'Initializing', ready_for_search = 0, entity_count = 0, last_error = NULL,
-  updated_at = NULL, backfilled_at = NULL, last_full_at = NULL, pass = 'backfill', run_after = @now,
-  lease_owner = NULL, lease_expires_at = NULL, checkpoint = NULL, generation = 0, high_water = NULL, attempts = 0`;
+const QUESTION: shared.Placeholder = () => '?';
+/** Built once: every search reads it. */
+const SEARCH_OWNER_SQL = shared.searchOwnerSql(QUESTION);
 
 export class SqliteContextStore implements ContextStoreRepo {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -135,10 +135,7 @@ export class SqliteContextStore implements ContextStoreRepo {
         if (hash === layout.hash) continue;
         if (hash !== undefined) {
           for (const ddl of dropIndexTableDdl(layout)) this.raw.exec(ddl);
-          this.stmt(
-            `UPDATE cs_syncs SET ${RESET_SYNC}
-             WHERE entity = @entity AND connector_id IN (SELECT id FROM connectors WHERE definition_id = @definition)`,
-          ).run({ now, entity: layout.entity, definition: layout.definitionId });
+          this.stmt(shared.resetLayoutSyncsSql(QUESTION)).run(now, layout.entity, layout.definitionId);
           rebuilt.push(layout.table);
         }
         this.createTables(layout, now);
@@ -153,10 +150,13 @@ export class SqliteContextStore implements ContextStoreRepo {
 
   private createTables(layout: EntityLayout, now: string) {
     for (const ddl of indexTableDdl(layout)) this.raw.exec(ddl);
-    this.stmt(
-      `INSERT INTO cs_layouts (table_name, definition_id, entity, layout_hash, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (table_name) DO UPDATE SET layout_hash = excluded.layout_hash, created_at = excluded.created_at`,
-    ).run(layout.table, layout.definitionId, layout.entity, layout.hash, now);
+    this.stmt(shared.saveLayoutSql(QUESTION)).run(
+      layout.table,
+      layout.definitionId,
+      layout.entity,
+      layout.hash,
+      now,
+    );
   }
 
   /** Makes the index tables of a definition whose tables were deferred at start-up (see ensureLayouts). */
@@ -195,8 +195,7 @@ export class SqliteContextStore implements ContextStoreRepo {
   }
 
   async statesFor(organizationId: string, connectorIds: string[]) {
-    const out = new Map<string, EntitySyncState[]>();
-    if (connectorIds.length === 0) return out;
+    if (connectorIds.length === 0) return new Map<string, EntitySyncState[]>();
     const rows = await this.locked(
       () =>
         this.stmt(
@@ -204,12 +203,7 @@ export class SqliteContextStore implements ContextStoreRepo {
            ORDER BY created_at, rowid`,
         ).all(organizationId, JSON.stringify(connectorIds)) as SyncRow[],
     );
-    for (const row of rows) {
-      const list = out.get(row.connector_id) ?? [];
-      list.push(toState(row));
-      out.set(row.connector_id, list);
-    }
-    return out;
+    return shared.statesByConnector(rows);
   }
 
   async claim(owner: string, now: string, leaseUntil: string) {
@@ -357,10 +351,7 @@ export class SqliteContextStore implements ContextStoreRepo {
 
   async leaseOwners() {
     const rows = await this.locked(
-      () =>
-        this.stmt('SELECT DISTINCT lease_owner FROM cs_syncs WHERE lease_owner IS NOT NULL').all() as Array<{
-          lease_owner: string;
-        }>,
+      () => this.stmt(shared.LEASE_OWNERS_SQL).all() as Array<{ lease_owner: string }>,
     );
     return rows.map((r) => r.lease_owner);
   }
@@ -372,17 +363,12 @@ export class SqliteContextStore implements ContextStoreRepo {
   async search(organizationId: string, connectorId: string, layout: EntityLayout, request: SearchRequest) {
     await this.tablesFor(layout.definitionId);
     const owner = await this.locked(
-      () =>
-        this.stmt(
-          `SELECT c.organization_id, k.connector_key FROM connectors c
-           LEFT JOIN cs_connectors k ON k.connector_id = c.id WHERE c.id = ?`,
-        ).get(connectorId) as { organization_id: string; connector_key: number | null } | undefined,
+      () => this.stmt(SEARCH_OWNER_SQL).get(connectorId) as shared.SearchOwner | undefined,
     );
-    // Compiled (and so checked) even when there is nothing to search: key 0 belongs to no connector.
-    const compiled = compileSearch(layout, owner?.connector_key ?? 0, request, sqliteSearchDialect);
-    if (owner?.organization_id !== organizationId || owner.connector_key === null) return [];
+    const search = shared.ownedSearch(layout, organizationId, owner, request, sqliteSearchDialect);
+    if (search === undefined) return [];
     // The reader checks again, in the snapshot it searches, that the key is still this connector's.
-    return this.readers.run({ organizationId, connectorId, connectorKey: owner.connector_key, ...compiled });
+    return this.readers.run({ organizationId, connectorId, ...search });
   }
 
   async stats(now: string) {

@@ -8,6 +8,15 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { BASE_COLUMNS, type EntityLayout, quoteIdent } from '../../context-store/layout.ts';
+import {
+  addConnectorKeySql,
+  entityRowsSql,
+  grownSinceAnalyzed,
+  type Placeholder,
+  reconcileSql,
+  releaseOwnerSql,
+  restartSyncsSql,
+} from '../context-store-shared.ts';
 import type { EntitySyncStatus, NextPass, SyncCheckpoint } from '../port.ts';
 import { lastOfEachKey, type StatsRow, type SyncRow, statsSql } from '../sync-rows.ts';
 import {
@@ -79,6 +88,7 @@ export const CHUNK_ROWS = 100;
 
 /** Rows a connector's deletion removes per transaction (~5 ms of deletes, full-text entries with them). */
 const DROP_CHUNK_ROWS = 500;
+const QUESTION: Placeholder = () => '?';
 
 export class ContextStoreWrites {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -182,22 +192,13 @@ export class ContextStoreWrites {
            VALUES (?, ?, ?, 'Initializing', 'backfill', ?, ?) ON CONFLICT (connector_id, entity) DO NOTHING`,
       );
       for (const entity of a.entities) insert.run(a.connectorId, entity, a.organizationId, a.now, a.now);
-      this.stmt(
-        'INSERT INTO cs_connectors (connector_id) VALUES (?) ON CONFLICT (connector_id) DO NOTHING',
-      ).run(a.connectorId);
+      this.stmt(addConnectorKeySql(QUESTION)).run(a.connectorId);
     });
   }
 
   restartConnector(a: { organizationId: string; connectorId: string; now: string }): void {
     // Records stay searchable meanwhile; the new backfill's reconcile drops what the new scope no longer has.
-    this.tx(() =>
-      this.stmt(
-        `UPDATE cs_syncs SET pass = 'backfill', run_after = @now, checkpoint = NULL, attempts = 0, last_error = NULL,
-         lease_owner = NULL, lease_expires_at = NULL,
-         status = CASE WHEN ready_for_search = 1 THEN 'Updating' ELSE 'Initializing' END
-       WHERE organization_id = @org AND connector_id = @id`,
-      ).run({ now: a.now, org: a.organizationId, id: a.connectorId }),
-    );
+    this.tx(() => this.stmt(restartSyncsSql(QUESTION)).run(a.now, a.organizationId, a.connectorId));
   }
 
   claim(a: { owner: string; now: string; leaseUntil: string }): SyncRow | undefined {
@@ -269,12 +270,7 @@ export class ContextStoreWrites {
   }
 
   releaseOwner(a: { owner: string }): number {
-    return this.tx(
-      () =>
-        this.stmt(
-          'UPDATE cs_syncs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',
-        ).run(a.owner).changes,
-    );
+    return this.tx(() => this.stmt(releaseOwnerSql(QUESTION)).run(a.owner).changes);
   }
 
   /**
@@ -399,9 +395,7 @@ export class ContextStoreWrites {
     const held = this.tx((): boolean => {
       if (this.keyOf(lease.connector_id) !== key || !this.holds(lease)) return false;
       const deleted = next.reconcile
-        ? this.stmt(
-            `DELETE FROM ${quoteIdent(layout.table)} WHERE ${BASE_COLUMNS.connectorKey} = ? AND ${BASE_COLUMNS.generation} < ?`,
-          ).run(key, next.generation).changes
+        ? this.stmt(reconcileSql(quoteIdent(layout.table), QUESTION)).run(key, next.generation).changes
         : 0;
       return updateLeased(
         this.stmt,
@@ -434,18 +428,15 @@ export class ContextStoreWrites {
    * transaction of its own, so a request-path write waits for one index's statistics, not the table's.
    */
   private analyzeIfGrown(layout: EntityLayout): boolean {
-    const rows = (
-      this.stmt(
-        'SELECT COALESCE(SUM(entity_count), 0) AS n FROM cs_syncs WHERE entity = ? AND connector_id IN (SELECT id FROM connectors WHERE definition_id = ?)',
-      ).get(layout.entity, layout.definitionId) as { n: number }
-    ).n;
+    const rows = (this.stmt(entityRowsSql(QUESTION)).get(layout.entity, layout.definitionId) as { n: number })
+      .n;
     const last =
       (
         this.stmt('SELECT analyzed_rows FROM cs_layouts WHERE table_name = ?').get(layout.table) as
           | { analyzed_rows: number }
           | undefined
       )?.analyzed_rows ?? 0;
-    if (rows < 1000 || rows < last * 2) return false;
+    if (!grownSinceAnalyzed(rows, last)) return false;
     const indexes = (this.stmt(INDEX_NAMES_SQL).all(layout.table) as { name: string }[]).map((r) => r.name);
     for (const statement of analyzeIndexTableSql(layout, indexes)) this.tx(() => this.raw.exec(statement));
     this.tx(() =>

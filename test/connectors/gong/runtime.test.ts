@@ -300,7 +300,7 @@ describe('Gong definition against the Gong fake', () => {
       exec('calls', 'get', { id: '999' }),
       domainError('UPSTREAM_NOT_FOUND', (e) => assert.match(e.message, /Call ID was not found/)),
     );
-    // Gong's 404 "No calls found for the specified period" is an empty window (not_found_is_empty).
+    // Gong's 404 "No calls found for the specified period" is an empty window (its empty_answer hook).
     const empty = await exec('calls', 'list', {
       fromDateTime: '2030-01-01T00:00:00Z',
       toDateTime: '2030-02-01T00:00:00Z',

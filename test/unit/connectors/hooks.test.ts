@@ -1,9 +1,11 @@
-// Two declared options on a fictional provider: `not_found_is_empty` (a list whose provider answers "nothing
-// matched" with 404) and `download.body` (members merged into a download's metadata request, whose answer names
-// a file on another origin that must not see the credentials). Plus their load-time checks and hyphenated names.
+// The runtime's hook points, on a fictional provider that borrows the one registered module (Gong's, whose own
+// tests run it against Gong's fake): `empty_answer` (a list whose provider answers "nothing matched" with 404)
+// and `download_body` (the body of a download's metadata request, whose answer names a file on another origin
+// that must not see the credentials). Plus the load checks of hooks, and hyphenated param names.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseDefinition } from '../../../src/connectors/load.ts';
+import { checkHooks } from '../../../src/connectors/load-hooks.ts';
 import type { ConnectorRuntime } from '../../../src/connectors/runtime/executor.ts';
 import { parseRecords } from '../../../src/connectors/runtime/payload.ts';
 import { DomainError } from '../../../src/errors.ts';
@@ -25,6 +27,7 @@ credential_options:
     auth: { type: bearer, token: "{token}" }
 check: { method: GET, path: /me }
 replication_config: { type: object, properties: {} }
+hooks: gong
 entities:
 ${entities}`;
 
@@ -43,16 +46,16 @@ const ENTITIES = `
         pagination: { type: body_cursor, cursor_path: [next], param: cursor }
         page_size_param: false
         meta: { total: [total] }
-        not_found_is_empty: true
+        uses_hooks: [empty_answer]
       download:
         description: A clip's file.
         params:
           query: { type: object, required: true, description: Which clip. }
-          options: { type: object, description: Client options. }
+          contentSelector: { type: object, description: Client options. }
         request: { method: POST, path: /clips/search, idempotent: true }
+        uses_hooks: [download_body]
         download:
           file_url: [clips, "0", files, original]
-          body: { options: { include: { files: true } }, version: 2 }
   - name: albums
     description: Albums.
     primary_key: [id]
@@ -65,7 +68,7 @@ const ENTITIES = `
 
 const CREDS = { option: 'Token', values: { token: 'tok-secret-9f2c1a' } };
 
-describe('declared options: not_found_is_empty and download.body', () => {
+describe('hook points: empty_answer and download_body', () => {
   const def = parseDefinition(yaml(ENTITIES), 'media-co.yaml');
   let api: Awaited<ReturnType<typeof startServer>>;
   let files: Awaited<ReturnType<typeof startServer>>;
@@ -107,7 +110,7 @@ describe('declared options: not_found_is_empty and download.body', () => {
         const body = JSON.parse(req.body);
         const wanted = body.query.id;
         if (wanted === 'none') return json(res, 200, { clips: [{ id: 'none', files: { original: null } }] });
-        const withFiles = body.options?.include?.files === true;
+        const withFiles = body.contentSelector?.exposedFields?.media === true;
         return json(res, 200, {
           clips: [
             {
@@ -131,7 +134,7 @@ describe('declared options: not_found_is_empty and download.body', () => {
     await files.close();
   });
 
-  it('a 404 on a not_found_is_empty list is an empty last page; elsewhere it stays UPSTREAM_NOT_FOUND', async () => {
+  it('a 404 on a list using empty_answer is an empty last page; elsewhere it stays UPSTREAM_NOT_FOUND', async () => {
     const empty = await run('clips', 'list', { since: 'never', 'owner-id': 'u-1' });
     assert.deepEqual(parseRecords(empty.payload), []);
     assert.deepEqual(empty.connector_metadata, { total: null, has_next_page: false, end_cursor: null });
@@ -145,16 +148,18 @@ describe('declared options: not_found_is_empty and download.body', () => {
     });
   });
 
-  it('download.body is merged over the client body, and the file host never sees the credential', async () => {
+  it("download_body shapes the metadata body over the client's, and the file host never sees the credential", async () => {
     const apiMark = api.seen.length;
-    const got = await download({ query: { id: 'c7' }, options: { include: { files: false, thumbs: true } } });
+    const got = await download({
+      query: { id: 'c7' },
+      contentSelector: { context: 'x', exposedFields: { media: false, thumbs: true } },
+    });
     const chunks: Buffer[] = [];
     for await (const c of got.body) chunks.push(c as Buffer);
     assert.equal(Buffer.concat(chunks).toString(), 'movie');
     assert.deepEqual(JSON.parse(api.seen[apiMark]!.body), {
       query: { id: 'c7' },
-      options: { include: { files: true, thumbs: true } },
-      version: 2,
+      contentSelector: { context: 'x', exposedFields: { media: true, thumbs: true } },
     });
     assert.equal(api.seen[apiMark]!.headers.authorization, 'Bearer tok-secret-9f2c1a');
     const hit = files.seen.at(-1)!;
@@ -172,9 +177,9 @@ describe('declared options: not_found_is_empty and download.body', () => {
   });
 
   it('load checks name file and pointer', () => {
-    const bad = (entities: string) => {
+    const bad = (entities: string, head = yaml) => {
       try {
-        parseDefinition(yaml(entities), 'bad.yaml');
+        parseDefinition(head(entities), 'bad.yaml');
       } catch (err) {
         return (err as Error).message;
       }
@@ -185,31 +190,49 @@ describe('declared options: not_found_is_empty and download.body', () => {
     description: X.
     primary_key: [id]
     actions:
-      get: { description: One., request: { method: GET, path: /x }, not_found_is_empty: true }
+      get: { description: One., request: { method: GET, path: /x }, uses_hooks: [empty_answer] }
 `);
     assert.match(
       getEmpty,
-      /^bad\.yaml: \/entities\/0\/actions\/get\/not_found_is_empty: only list and api_search/m,
+      /^bad\.yaml: \/entities\/0\/actions\/get\/uses_hooks\/0: empty_answer: only list and api_search/m,
     );
     const bodyWithoutUrl = bad(`
   - name: x
     description: X.
     primary_key: [id]
     actions:
-      download: { description: File., request: { method: GET, path: /x }, download: { body: { a: 1 } } }
+      download: { description: File., request: { method: GET, path: /x }, uses_hooks: [download_body] }
 `);
     assert.match(
       bodyWithoutUrl,
-      /bad\.yaml: \/entities\/0\/actions\/download\/download\/body: only with file_url/,
+      /bad\.yaml: \/entities\/0\/actions\/download\/uses_hooks\/0: download_body: only a download with file_url/,
     );
     const bodyOnGet = bad(`
   - name: x
     description: X.
     primary_key: [id]
     actions:
-      download: { description: File., request: { method: GET, path: /x }, download: { file_url: [u], body: { a: 1 } } }
+      download: { description: File., request: { method: GET, path: /x }, uses_hooks: [download_body], download: { file_url: [u] } }
 `);
-    assert.match(bodyOnGet, /\/entities\/0\/actions\/download\/download\/body: a GET request has no body/);
+    assert.match(
+      bodyOnGet,
+      /\/entities\/0\/actions\/download\/uses_hooks\/0: download_body: a GET request has no body/,
+    );
+    const unknownPoint = bad(`
+  - name: x
+    description: X.
+    primary_key: [id]
+    actions:
+      list: { description: L., request: { method: GET, path: /x }, uses_hooks: [next_page] }
+`);
+    assert.match(unknownPoint, /bad\.yaml: \/entities\/0\/actions\/list\/uses_hooks\/0: must be one of/);
+    const unknownModule = bad(ENTITIES, (e) => yaml(e).replace('hooks: gong', 'hooks: media-co'));
+    assert.match(unknownModule, /^bad\.yaml: \/hooks: no hook module 'media-co' \(registered: gong\)$/m);
+    const noModule = bad(ENTITIES, (e) => yaml(e).replace('hooks: gong\n', ''));
+    assert.match(
+      noModule,
+      /^bad\.yaml: \/entities\/0\/actions\/list\/uses_hooks\/0: empty_answer needs a hook module \(top-level hooks\)$/m,
+    );
     const badName = bad(`
   - name: x
     description: X.
@@ -218,5 +241,41 @@ describe('declared options: not_found_is_empty and download.body', () => {
       list: { description: L., params: { "-id": { type: string, description: D. } }, request: { method: GET, path: /x } }
 `);
     assert.match(badName, /\/entities\/0\/actions\/list\/params\/-id: invalid param name/);
+  });
+
+  it('the options that became hook points say so when a definition still uses them', () => {
+    const old = (entities: string) => {
+      try {
+        parseDefinition(yaml(entities), 'old.yaml');
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    assert.match(
+      old(ENTITIES.replace('uses_hooks: [empty_answer]', 'not_found_is_empty: true')),
+      /^old\.yaml: \/entities\/0\/actions\/list\/not_found_is_empty: unknown property: one provider's quirk is now a hook point of its hook module, uses_hooks: \[empty_answer\]/m,
+    );
+    assert.match(
+      old(
+        ENTITIES.replace('        uses_hooks: [download_body]\n', '').replace(
+          'file_url: [clips, "0", files, original]',
+          'file_url: [clips, "0", files, original]\n          body: { a: 1 }',
+        ),
+      ),
+      /^old\.yaml: \/entities\/0\/actions\/download\/download\/body: unknown property: .*uses_hooks: \[download_body\]/m,
+    );
+  });
+
+  it('a module lacking a point an action uses is refused, naming the pointer and the member', () => {
+    const out: string[] = [];
+    const partial = { emptyAnswer: () => true };
+    checkHooks(def, out, { names: ['gong'], module: (name) => (name === 'gong' ? partial : undefined) });
+    assert.deepEqual(out, [
+      "/entities/0/actions/download/uses_hooks/0: hook module 'gong' does not implement download_body (downloadBody)",
+    ]);
+    const none: string[] = [];
+    checkHooks(def, none);
+    assert.deepEqual(none, [], 'the registered module implements both');
   });
 });
