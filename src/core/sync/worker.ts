@@ -9,6 +9,9 @@
  * largest timestamp seen, when the definition declares a filter for it) on an interval, and periodically `full`
  * (re-read everything; records the pass did not see are deleted: the reconcile of deletions).
  *
+ * A pass is a loop over two parts: the pages (page-source.ts: params, the request ahead, what a page held;
+ * checkpoint.ts: where the pass goes after each page) and their writing (batch-writer.ts).
+ *
  * Failures (failures.ts): a rate limit only delays the sync (never fails it); a refusal that a retry would get
  * again (authentication, permission, not found, bad params) marks the entity Failed at once with the reason;
  * other errors retry with backoff and fail after a few attempts. Syncs of inactive workspaces (or with the
