@@ -35,7 +35,7 @@ import { type Dispatcher, request } from 'undici';
 import { parseDefinition } from '../src/connectors/load.ts';
 import { BASE_COLUMNS, type EntityLayout, entityLayout, quoteIdent } from '../src/context-store/layout.ts';
 import { compileSearch } from '../src/context-store/query.ts';
-import { BATCH_BYTES, BATCH_RECORDS } from '../src/core/sync/worker.ts';
+import { BATCH_BYTES, BATCH_RECORDS } from '../src/core/sync/batch-writer.ts';
 import { openSqliteFile } from '../src/store/sqlite/connection.ts';
 import {
   ftsFillSql,

@@ -3,19 +3,9 @@
  * `repositories: ["owner/repo", "owner/*"]`), each turned into list params by the definition's pattern, a
  * wildcard item expanded by listing another entity (an owner's repositories).
  */
-import type { ConnectorRuntime } from '../../connectors/runtime/executor.ts';
-import { parseRecords } from '../../connectors/runtime/payload.ts';
 import { matchPattern } from '../../connectors/template.ts';
 import { type EntityLayout, valueAt } from '../../context-store/layout.ts';
-
-/** Reads one page of an entity's collection: its `list`, or the `api_search` a Context Store declares. */
-export type ListEntity = (
-  entity: string,
-  params: Record<string, unknown>,
-  action?: 'list' | 'api_search',
-  /** The records are stored as they came: the runtime may leave them unparsed (ExecuteInput.unparsedRecords). */
-  unparsed?: boolean,
-) => ReturnType<ConnectorRuntime['execute']>;
+import { type ListEntity, pageOf } from './page-source.ts';
 
 /** The list params of each partition: one empty partition unless the definition partitions the entity. */
 export async function resolvePartitions(
@@ -48,13 +38,15 @@ export async function resolvePartitions(
     for (const [k, v] of Object.entries(wildcard.params)) expandParams[k] = fillTemplate(v, params);
     let cursor: string | null = null;
     do {
-      const page = await list(wildcard.entity, cursor ? { ...expandParams, cursor } : expandParams);
-      const records = parseRecords(page.payload);
-      for (const record of Array.isArray(records) ? records : []) {
+      const page = pageOf(
+        await list(wildcard.entity, cursor ? { ...expandParams, cursor } : expandParams),
+        false,
+      );
+      for (const record of page.records) {
         const v = valueAt(record, wildcard.value.split('.'));
         if (typeof v === 'string' || typeof v === 'number') add({ ...params, [wildcard.param]: String(v) });
       }
-      cursor = page.connector_metadata.has_next_page ? page.connector_metadata.end_cursor : null;
+      cursor = page.next;
     } while (cursor);
   }
   return out;

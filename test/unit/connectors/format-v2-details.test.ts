@@ -10,7 +10,7 @@ import { resolveAction, validateParams } from '../../../src/connectors/runtime/p
 import { buildRequest } from '../../../src/connectors/runtime/request.ts';
 import { retryAfterSeconds, upstreamError } from '../../../src/connectors/runtime/upstream-errors.ts';
 import { columnValue, definitionLayouts } from '../../../src/context-store/layout.ts';
-import { formatBound } from '../../../src/core/sync/worker.ts';
+import { formatBound } from '../../../src/core/sync/page-source.ts';
 import { json, runtime, type SeenRequest, startServer } from './helpers.ts';
 
 const YAML = `
