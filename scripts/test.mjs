@@ -57,6 +57,9 @@ if (files.some((f) => f.startsWith('packages/sdk/'))) {
 // on the CPU (2 cores here). The longest files start first, so none of them begins at the end and holds the run
 // open alone; the list is what the slowest-files report (scripts/test-slowest.mjs) shows, over a minute each.
 const CONCURRENCY = Number(process.env.CES_TEST_CONCURRENCY || 4);
+// The PostgreSQL pass shares one server (100 connections by default) among the files' pools and processes: at 4
+// side by side, one file once waited out its 300 s timeout; 2 stays clear of that.
+const PG_CONCURRENCY = Number(process.env.CES_TEST_PG_CONCURRENCY || Math.min(CONCURRENCY, 2));
 const SLOW_FIRST = [
   'test/http/bad-input-params.test.ts',
   'test/contract/postgres.test.ts',
@@ -75,7 +78,7 @@ const slowRank = (f) => {
 function slowFirst(list) {
   return [...list].sort((a, b) => slowRank(a) - slowRank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
-function run(list, env) {
+function run(list, env, concurrency = CONCURRENCY) {
   const result = spawnSync(
     process.execPath,
     [
@@ -87,7 +90,7 @@ function run(list, env) {
       '--test-reporter=./scripts/test-slowest.mjs',
       '--test-reporter-destination=stderr',
       '--test-timeout=300000',
-      `--test-concurrency=${CONCURRENCY}`,
+      `--test-concurrency=${concurrency}`,
       ...slowFirst(list),
     ],
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } },
@@ -149,7 +152,7 @@ if (
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 try {
-  status = run(onPostgres, { CES_TEST_DATABASE_URL: url.toString() }) || status;
+  status = run(onPostgres, { CES_TEST_DATABASE_URL: url.toString() }, PG_CONCURRENCY) || status;
 } finally {
   admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
