@@ -1,9 +1,10 @@
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
 import { KyselyStore } from '../kysely-store.ts';
 import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
 import { type ChangeFeedReport, PostgresChanges } from './changes.ts';
 import { openPool, type PostgresTarget } from './connection.ts';
+import { SchemaPostgresDialect } from './dialect.ts';
 import { PostgresContextStore } from './context-store.ts';
 import { advisoryExclusive, sharedRateBuckets, sharedSlots } from './locks.ts';
 import { postgresMigrations } from './migrations/index.ts';
@@ -32,7 +33,7 @@ export async function openPostgresStore(
 ): Promise<{ store: Store; applied: string[] }> {
   const changes = new PostgresChanges(options, options.onChangeFeed);
   const pool = await openPool(options, changes.finished);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }, options.schema) });
   try {
     const applied = options.migrate === false ? [] : await migratePostgres(db, options.schema);
     const contextStore = new PostgresContextStore(pool, options.search ?? DEFAULT_SEARCH);

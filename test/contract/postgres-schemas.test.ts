@@ -1,0 +1,42 @@
+// A ces store lives in one schema of a database that may hold others (other deployments, other tests). Opening
+// it must not read them: Kysely's own introspection, which its migrator asks whether the migration tables exist,
+// reads every schema's tables and parses each name, so a schema another session drops in between failed
+// `ces migrate` with "schema … does not exist" (seen in CI, where test files drop their schemas side by side).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Kysely } from 'kysely';
+import pg from 'pg';
+import { SchemaPostgresDialect } from '../../src/store/postgres/dialect.ts';
+import { openPostgresStore } from '../../src/store/postgres/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
+
+let db: TestDatabase;
+before(async () => {
+  db = await createTestDatabase();
+});
+after(async () => {
+  await db?.drop();
+});
+
+test("the store's introspection sees its own schema's tables and nothing of the others", async () => {
+  const other = new pg.Client({ connectionString: db.url });
+  await other.connect();
+  const schema = db.schema();
+  const pool = new pg.Pool({ connectionString: db.url, options: `-c search_path=${schema}` });
+  const kysely = new Kysely<unknown>({ dialect: new SchemaPostgresDialect({ pool }, schema) });
+  try {
+    await other.query('CREATE SCHEMA neighbour; CREATE TABLE neighbour.kysely_migration (id serial PRIMARY KEY)');
+    const { store, applied } = await openPostgresStore({ url: db.url, schema, migrate: true });
+    await store.close();
+    assert.ok(applied.length > 0, 'the migrations were applied in a database that has another schema');
+
+    const tables = await kysely.introspection.getTables({ withInternalKyselyTables: true });
+    assert.ok(tables.length > 0);
+    assert.deepEqual(new Set(tables.map((t) => t.schema)), new Set([schema]));
+    assert.ok(tables.some((t) => t.name === 'kysely_migration'));
+    assert.deepEqual(await kysely.introspection.getSchemas(), [{ name: schema }]);
+  } finally {
+    await kysely.destroy();
+    await other.end();
+  }
+});
