@@ -5,7 +5,7 @@ import { TokenBucket } from './token-bucket.ts';
 
 export { TokenBucket } from './token-bucket.ts';
 
-/** One answer of a fake: a JSON-able body (object) or raw bytes (string/Buffer) plus headers. */
+/** One answer of a fake: a JSON-able body (object), raw bytes (string/Buffer) or a stream, plus headers. */
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
@@ -42,20 +42,43 @@ export function perSecond(n: number | undefined): RateLimitOptions | undefined {
   return n === undefined ? undefined : { enabled: true, perSecond: n };
 }
 
-/** A fault a test injects: the next matching request(s) get this answer instead of the route's. */
-export interface Fault {
-  status: number;
-  headers?: Record<string, string>;
-  /** object → JSON, string → raw; default: the provider's error body for the status */
-  body?: unknown;
+export interface FaultTarget {
   /** default 1 */
   times?: number;
   /** path prefix the fault applies to (e.g. `/v2/calls`); default every path */
   match?: string;
 }
 
+/** A fault a test injects: the next matching request(s) get this answer instead of the route's. */
+export interface Fault extends FaultTarget {
+  status: number;
+  headers?: Record<string, string>;
+  /** object → JSON, string → raw; default: the provider's error body for the status */
+  body?: unknown;
+}
+
+/** The request is received and never answered: the socket stays open until the client gives up or close(). */
+export interface HangFault extends FaultTarget {
+  hang: true;
+}
+
+/**
+ * The status line, the headers and the first `resetAfterBytes` bytes of the body go out, then the socket is
+ * destroyed. The answer is the one the request would have had (JSON, a recording, a stream), or the given
+ * status (and headers, body) when set.
+ */
+export interface ResetFault extends FaultTarget {
+  resetAfterBytes: number;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** What `failNext` takes: an answer instead of the route's, a hang, or a connection cut mid-answer. */
+export type InjectedFault = Fault | HangFault | ResetFault;
+
 /** Faults in the order they were injected; the first whose `match` prefixes the path is used. */
-export class FaultQueue<F extends { times?: number; match?: string } = Fault> {
+export class FaultQueue<F extends FaultTarget = InjectedFault> {
   private readonly faults: Array<F & { times: number }> = [];
 
   push(fault: F): void {

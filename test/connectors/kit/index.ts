@@ -1,30 +1,37 @@
 // What every provider fake shares, wired once: a recording server, the definition-driven token endpoint, the
 // provider's error and rate-limit answers, injected faults and a router. A fake passes its definition, its
 // routes and its envelopes; startFake answers every request in one order:
-//   1. a fault injected with failNext (matching path prefix)   → the fault (default body: errors.body(status))
+//   1. a fault injected with failNext (matching path prefix)   → the fault (default body: errors.body(status));
+//      a hang answers nothing, a reset cuts whatever answer follows after its bytes
 //   2. the token endpoint's path and method                    → the token endpoint (token.ts), after tokenDelayMs
-//   3. authenticate(request) refuses                           → its answer (the provider's 401); with
-//      `routeFirst`, a path no route serves is answered (7.) before this step
-//   4. the rate limit, when the test enabled it                → errors.rateLimited(wait)
-//   5. before(request, ctx) answers                            → its answer (version headers, body checks...)
-//   6. a route of the router                                   → its answer
-//   7. anything else                                           → errors.notFound (errors.methodNotAllowed for a
+//   3. a path one of `publicRoutes` serves                     → its answer, with no credentials asked (a
+//                                                                 download host); another method is unserved (8.)
+//   4. authenticate(request) refuses                           → its answer (the provider's 401); with
+//      `routeFirst`, a path no route serves is answered (8.) before this step
+//   5. the rate limit, when the test enabled it                → errors.rateLimited(wait)
+//   6. before(request, ctx) answers                            → its answer (version headers, body checks,
+//                                                                 recorded answers replayed...)
+//   7. a route of the router                                   → its answer
+//   8. anything else                                           → errors.notFound (errors.methodNotAllowed for a
 //                                                                 served path), recorded in `unhandled`
 // An answer marked `unhandled` is sent and recorded in `unhandled` too.
 // A test fails on `unhandled` being non-empty: a request the fake does not serve is a request the provider's
 // description was not checked for.
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { ConnectorDefinition } from '../../../src/connectors/schema.ts';
 import {
   type Answer,
   type Fault,
   FaultQueue,
   faultAnswer,
+  type InjectedFault,
   type RateLimitOptions,
   rateLimit,
 } from './errors.ts';
 import { type Route, Router } from './router.ts';
 import {
+  cutAfter,
   type RecordedRequest,
   type RecordingServer,
   send as sendRaw,
@@ -32,7 +39,7 @@ import {
 } from './server.ts';
 import type { TokenEndpoint } from './token.ts';
 
-export type { Answer, Fault, RateLimitOptions } from './errors.ts';
+export type { Answer, Fault, HangFault, InjectedFault, RateLimitOptions, ResetFault } from './errors.ts';
 export { perSecond } from './errors.ts';
 export type { Route, RouteRequest } from './router.ts';
 export type { RecordedRequest } from './server.ts';
@@ -40,6 +47,11 @@ export type { RecordedRequest } from './server.ts';
 export interface FakeOptions<Ctx> {
   definition: ConnectorDefinition;
   routes: readonly Route<Ctx>[] | Router<Ctx>;
+  /**
+   * Routes served to whoever asks, before authentication, the rate limit and `before` (a download host whose
+   * URLs carry their own token). A path they serve is theirs whatever the method: another method is unserved.
+   */
+  publicRoutes?: readonly Route<undefined>[];
   token?: TokenEndpoint;
   /** Who the request acts as, or `{refuse}` with the provider's answer to missing or bad credentials. */
   authenticate(recorded: RecordedRequest): Ctx | { refuse: Answer };
@@ -52,7 +64,10 @@ export interface FakeOptions<Ctx> {
     methodNotAllowed?(recorded: RecordedRequest): Answer;
     /** the provider's 429 (or whatever it answers) after `wait` seconds of budget are missing */
     rateLimited?(wait: number, perSecond: number): Answer;
-    /** the answer to an injected fault, where the provider's depends on the request (default: `faultAnswer`) */
+    /**
+     * the answer to an injected fault (a reset's too, when it has a status), where the provider's depends on
+     * the request (default: `faultAnswer`)
+     */
     fault?(fault: Fault, recorded: RecordedRequest): Answer;
   };
   /** off unless `enabled` (see errors.ts) */
@@ -67,7 +82,7 @@ export interface FakeOptions<Ctx> {
   responseDelayMs?: number;
 }
 
-export interface Fake<F extends Fault = Fault> {
+export interface Fake<F extends InjectedFault = InjectedFault> {
   origin: string;
   /** every request received, in order */
   requests: RecordedRequest[];
@@ -85,9 +100,10 @@ export interface Fake<F extends Fault = Fault> {
 export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
-  const faults = new FaultQueue<Fault>();
+  const faults = new FaultQueue<InjectedFault>();
   const limit = rateLimit(opts.rateLimit);
   const router = opts.routes instanceof Router ? opts.routes : new Router(opts.routes);
+  const open = new Router(opts.publicRoutes ?? []);
   const token = opts.token;
   const write = opts.send ?? sendJson;
 
@@ -98,15 +114,20 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
     return { ...answer, unhandled: true };
   };
 
-  const handle = (recorded: RecordedRequest): Answer => {
+  /** The answer to a request, or undefined for a hang; a reset has already wrapped `res`. */
+  const handle = (recorded: RecordedRequest, res: ServerResponse): Answer | undefined => {
     const fault = faults.take(recorded.path);
-    if (fault !== undefined)
-      return opts.errors.fault?.(fault, recorded) ?? faultAnswer(fault, opts.errors.body);
-    if (token?.serves(recorded) === true) return token.token(recorded);
-    if (opts.routeFirst === true) {
-      const { pathname } = new URL(recorded.path, 'http://fake.invalid');
-      if (router.match(recorded.method, pathname) === undefined) return unserved(recorded);
+    if (fault !== undefined && 'hang' in fault) return undefined;
+    if (fault !== undefined && 'resetAfterBytes' in fault) cutAfter(res, fault.resetAfterBytes);
+    if (fault?.status !== undefined) {
+      const answerFault = { ...fault, status: fault.status };
+      return opts.errors.fault?.(answerFault, recorded) ?? faultAnswer(answerFault, opts.errors.body);
     }
+    if (token?.serves(recorded) === true) return token.token(recorded);
+    const { pathname } = new URL(recorded.path, 'http://fake.invalid');
+    if (open.knowsPath(pathname)) return open.handle(recorded, undefined) ?? unserved(recorded);
+    if (opts.routeFirst === true && router.match(recorded.method, pathname) === undefined)
+      return unserved(recorded);
     const who = opts.authenticate(recorded);
     if (typeof who === 'object' && who !== null && 'refuse' in who) return who.refuse;
     const ctx = who as Ctx;
@@ -126,7 +147,9 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
 
   const server = await startRecordingServer(
     (_req, res, recorded) => {
-      const { unhandled: notServed, ...answer } = handle(recorded);
+      const answered = handle(recorded, res);
+      if (answered === undefined) return;
+      const { unhandled: notServed, ...answer } = answered;
       if (notServed === true) unhandled.push(recorded);
       const delay = token?.serves(recorded) === true ? token.tokenDelayMs : 0;
       if (delay > 0) setTimeout(() => write(res, answer), delay);
@@ -149,7 +172,9 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
 }
 
 export function sendJson(res: ServerResponse, answer: Answer): void {
-  const raw = typeof answer.body === 'string' || Buffer.isBuffer(answer.body) || answer.body === undefined;
+  const body = answer.body;
+  const raw =
+    typeof body === 'string' || Buffer.isBuffer(body) || body === undefined || body instanceof Readable;
   sendRaw(
     res,
     answer.status,

@@ -1,6 +1,9 @@
 // The kit's own behaviour, on real definitions: the token endpoint takes what the definition declares and
-// refuses the rest, the router prefers literal segments, the rate limit stays off unless a test enables it.
+// refuses the rest, the router prefers literal segments, the rate limit stays off unless a test enables it, and
+// startFake's public routes, streamed answers and socket faults (hang, reset after some bytes).
 import assert from 'node:assert/strict';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { loadDefinition, tokenFacts } from './definition.ts';
 import { rateLimit } from './errors.ts';
@@ -166,6 +169,27 @@ describe('kit router and rate limit', () => {
     assert.equal(router.knowsPath('/v2/calls/1'), true);
   });
 
+  it('matches several segments with {name+} and a segment of a pattern with {name:pattern}', () => {
+    const route = (path: string, operation: string) => ({
+      method: 'GET',
+      path,
+      operation,
+      handle: () => ({ status: 200, body: {} }),
+    });
+    const router = new Router([
+      route('/refs/{ref+}', 'getRef'),
+      route('/refs/{name}', 'getNamedRef'),
+      route('/issues/{number:\\d+}', 'getIssue'),
+    ]);
+    assert.deepEqual(router.match('GET', '/refs/heads/release/1.x')?.params, { ref: 'heads/release/1.x' });
+    assert.deepEqual(router.match('GET', '/refs/heads%2Fmain')?.route.operation, 'getNamedRef');
+    assert.deepEqual(router.match('GET', '/refs/heads%2Fmain')?.params, { name: 'heads/main' });
+    assert.equal(router.match('GET', '/refs/'), undefined);
+    assert.deepEqual(router.match('GET', '/issues/42')?.params, { number: '42' });
+    assert.equal(router.match('GET', '/issues/comments'), undefined);
+    assert.equal(router.match('GET', '/refs/bad%E0%A4%A'), undefined, 'no 500 for a bad escape');
+  });
+
   it('never refuses unless enabled', () => {
     const off = rateLimit({ enabled: false, perSecond: 1 });
     const none = rateLimit(undefined);
@@ -224,3 +248,129 @@ describe('kit startFake', () => {
     }
   });
 });
+
+describe('kit startFake: public routes, streams and socket faults', () => {
+  const start = () =>
+    startFake<{ who: string }>({
+      definition: loadDefinition('gong'),
+      publicRoutes: [
+        {
+          method: 'GET',
+          path: '/download/{file+}',
+          operation: 'download',
+          handle: (req) =>
+            req.params.file === 'big.bin'
+              ? {
+                  status: 200,
+                  headers: { 'content-type': 'application/octet-stream', 'content-length': '3000' },
+                  body: Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(2000, 2)]),
+                }
+              : undefined,
+        },
+      ],
+      routes: [
+        {
+          method: 'GET',
+          path: '/v2/things',
+          operation: 'listThings',
+          handle: (_req, ctx) => ({ status: 200, body: { things: [1, 2, 3], who: ctx.who } }),
+        },
+      ],
+      authenticate: (r) =>
+        r.headers.authorization === 'Bearer ok' ? { who: 'ok' } : { refuse: { status: 401, body: {} } },
+      errors: { body: (status) => ({ status }) },
+    });
+  const auth = { headers: { authorization: 'Bearer ok' } };
+
+  it('answers a public route without credentials, streams its body, and records an unserved one', async () => {
+    const fake = await start();
+    try {
+      const big = await fetch(`${fake.origin}/download/big.bin`, {
+        headers: { authorization: 'Bearer bad' },
+      });
+      assert.equal(big.status, 200);
+      assert.equal(big.headers.get('content-length'), '3000');
+      const bytes = Buffer.from(await big.arrayBuffer());
+      assert.deepEqual([bytes.length, bytes[0], bytes[2999]], [3000, 1, 2]);
+      assert.equal(fake.requests[0]?.response?.body.length, 3000, 'a streamed answer is recorded');
+      assert.equal((await fetch(`${fake.origin}/download/a/missing.bin`)).status, 404);
+      const post = await fetch(`${fake.origin}/download/big.bin`, { method: 'POST' });
+      assert.equal(post.status, 404, 'a public path is not asked for credentials, whatever the method');
+      assert.equal((await fetch(`${fake.origin}/v2/things`)).status, 401);
+      assert.deepEqual(
+        fake.unhandled.map((r) => `${r.method} ${r.path}`),
+        ['GET /download/a/missing.bin', 'POST /download/big.bin'],
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('hangs a request until the client gives up, and close() still returns', async () => {
+    const fake = await start();
+    try {
+      fake.failNext({ hang: true, match: '/v2/things' });
+      const hung = await fetch(`${fake.origin}/v2/things`, {
+        ...auth,
+        signal: AbortSignal.timeout(200),
+      }).catch((error: unknown) => error);
+      assert.ok(hung instanceof Error && hung.name === 'TimeoutError', String(hung));
+      assert.equal((await fetch(`${fake.origin}/v2/things`, auth)).status, 200, 'only one request hangs');
+      fake.failNext({ hang: true });
+      const pending = fetch(`${fake.origin}/v2/things`, auth).then(
+        () => 'answered',
+        () => 'connection closed',
+      );
+      while (fake.requests.length < 3) await new Promise((resolve) => setImmediate(resolve));
+      await fake.close();
+      assert.equal(await pending, 'connection closed');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('cuts the connection after some bytes of the real answer, a stream or a given status', async () => {
+    const fake = await start();
+    try {
+      fake.failNext({ resetAfterBytes: 5, match: '/v2/things' });
+      const json = await rawGet(`${fake.origin}/v2/things`, auth.headers);
+      assert.deepEqual([json.status, json.bytes.toString(), json.complete], [200, '{"thi', false]);
+      fake.failNext({ resetAfterBytes: 1500, match: '/download/' });
+      const stream = await rawGet(`${fake.origin}/download/big.bin`);
+      assert.deepEqual(
+        [stream.status, stream.headers['content-length'], stream.bytes.length],
+        [200, '3000', 1500],
+      );
+      assert.equal(stream.complete, false);
+      fake.failNext({ resetAfterBytes: 0, status: 502, body: 'Bad Gateway' });
+      const given = await rawGet(`${fake.origin}/v2/things`, auth.headers);
+      assert.deepEqual([given.status, given.bytes.length, given.complete], [502, 0, false]);
+      assert.equal((await fetch(`${fake.origin}/v2/things`, auth)).status, 200);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+/** A GET that reports what arrived before the connection ended, complete or not. */
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', () => {});
+      res.on('close', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          bytes: Buffer.concat(chunks),
+          complete: res.complete,
+        }),
+      );
+    });
+    req.on('error', reject);
+  });
+}

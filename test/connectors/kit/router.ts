@@ -18,7 +18,11 @@ export interface RouteRequest {
 
 export interface Route<Ctx = undefined> {
   method: string;
-  /** e.g. `/v2/users/{id}`; a `{name}` matches one path segment */
+  /**
+   * e.g. `/v2/users/{id}`: a `{name}` matches one path segment; `{name:\d+}` one segment matching that
+   * pattern (which matches no `/` and holds no braces or capturing groups); `{name+}` one or more segments
+   * (a git ref `heads/release/1.x`, a file path).
+   */
   path: string;
   /** the provider's operation (operationId, GraphQL field or reference page) this route follows */
   operation: string;
@@ -30,6 +34,8 @@ interface Compiled<Ctx> {
   route: Route<Ctx>;
   pattern: RegExp;
   names: string[];
+  /** how many of the names take several segments */
+  greedy: number;
 }
 
 export class Router<Ctx = undefined> {
@@ -40,22 +46,30 @@ export class Router<Ctx = undefined> {
     readonly routes: readonly Route<Ctx>[],
     opts: { trailingSlash?: boolean } = {},
   ) {
-    // A literal segment wins over a parameter (`/calls/extensive` before `/calls/{id}`), whatever the order.
+    // A literal segment wins over a parameter (`/calls/extensive` before `/calls/{id}`), and a one-segment
+    // parameter over a several-segment one, whatever the order.
     this.compiled = routes
       .map((route) => compile(route, opts.trailingSlash === true))
-      .sort((a, b) => a.names.length - b.names.length);
+      .sort((a, b) => a.names.length - b.names.length || a.greedy - b.greedy);
   }
 
-  /** The route for a method and path, with its params; undefined when none matches. */
+  /**
+   * The route for a method and path, with its params; undefined when none matches. A parameter that is not
+   * valid percent-encoding matches nothing (the provider's 404, recorded as unhandled), rather than a 500.
+   */
   match(method: string, pathname: string): { route: Route<Ctx>; params: Record<string, string> } | undefined {
     for (const c of this.compiled) {
       if (c.route.method !== method) continue;
       const m = c.pattern.exec(pathname);
       if (m === null) continue;
       const params: Record<string, string> = {};
-      c.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] ?? '');
-      });
+      try {
+        c.names.forEach((name, i) => {
+          params[name] = decodeURIComponent(m[i + 1] ?? '');
+        });
+      } catch {
+        continue;
+      }
       return { route: c.route, params };
     }
     return undefined;
@@ -88,16 +102,22 @@ export class Router<Ctx = undefined> {
 
 function compile<Ctx>(route: Route<Ctx>, trailingSlash: boolean): Compiled<Ctx> {
   const names: string[] = [];
+  let greedy = 0;
   const source = route.path
-    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+    .split(/(\{[A-Za-z_][A-Za-z0-9_]*(?:\+|:[^}]+)?\})/)
     .map((part) => {
-      const name = /^\{(.+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const param = /^\{([A-Za-z_][A-Za-z0-9_]*)(\+|:[^}]+)?\}$/.exec(part);
+      if (param === null) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const [, name = '', kind] = param;
       names.push(name);
-      return '([^/]+)';
+      if (kind === '+') {
+        greedy += 1;
+        return '(.+)';
+      }
+      return kind === undefined ? '([^/]+)' : `((?:${kind.slice(1)}))`;
     })
     .join('');
-  return { route, pattern: new RegExp(`^${source}${trailingSlash ? '/?' : ''}$`), names };
+  return { route, pattern: new RegExp(`^${source}${trailingSlash ? '/?' : ''}$`), names, greedy };
 }
 
 /** The JSON object of a request body: undefined for an empty (or blank) one, `invalid` for anything else. */

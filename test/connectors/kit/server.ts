@@ -4,6 +4,8 @@
 // entry instead of a hung request, and closes without waiting on clients' keep-alive sockets.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface RecordedResponse {
   status: number;
@@ -110,7 +112,8 @@ export async function startRecordingServer(
 
 /**
  * Writes a response: a JSON-encoded object, or a string/Buffer as it is. content-length is always computed
- * here, never copied from a recording or a fault's headers.
+ * here, never copied from a recording or a fault's headers. A stream (a download of any size) is piped with
+ * backpressure and the headers as given: its content-length is the caller's (none: chunked).
  */
 export function send(
   res: ServerResponse,
@@ -118,12 +121,58 @@ export function send(
   headers: Record<string, string>,
   body: unknown,
 ): void {
+  if (body instanceof Readable) {
+    res.writeHead(status, headers);
+    // A client that goes away mid-download is normal; the stream is dropped with the response.
+    pipeline(body, res).catch(() => {});
+    return;
+  }
   let payload: string | Buffer;
   if (body === undefined) payload = '';
   else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body;
   else payload = JSON.stringify(body);
   res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
   res.end(payload);
+}
+
+/**
+ * Lets at most `limit` body bytes of this response through, then destroys the socket once they are written
+ * (a connection reset mid-answer). Wraps the response's write/end, so it cuts JSON, raw and streamed answers
+ * alike; a body shorter than the limit goes out whole and the connection is still cut instead of ended.
+ */
+export function cutAfter(res: ServerResponse, limit: number): void {
+  let sent = 0;
+  let cut = false;
+  const write = res.write.bind(res) as (chunk: Buffer, cb?: (err?: Error | null) => void) => boolean;
+  const destroy = () => res.socket?.destroy();
+  const take = (chunk: unknown, encoding: unknown): boolean => {
+    if (cut || chunk === undefined || chunk === null || typeof chunk === 'function') return !cut;
+    const buf = Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
+    const room = limit - sent;
+    if (buf.length < room) {
+      sent += buf.length;
+      return write(buf);
+    }
+    sent = limit;
+    cut = true;
+    // Destroyed once written (not merely queued), so the client sees exactly `limit` body bytes.
+    write(buf.subarray(0, room), destroy);
+    return false;
+  };
+  res.write = ((chunk: unknown, encoding?: unknown) => take(chunk, encoding)) as typeof res.write;
+  res.end = ((chunk?: unknown, encoding?: unknown) => {
+    take(chunk, encoding);
+    if (!cut) {
+      cut = true;
+      if (!res.headersSent) res.flushHeaders();
+      setImmediate(destroy);
+    }
+    return res;
+  }) as typeof res.end;
 }
 
 /** Taps writeHead/write/end so that whatever the fake answers — send(), a pipe, a stream — is recorded. */
