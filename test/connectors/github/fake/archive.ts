@@ -9,10 +9,9 @@
 // bytes, still a valid gzip (stored deflate blocks, padded with a header comment) of a valid tar holding one
 // large file, generated chunk by chunk with backpressure so that gigabytes never sit in memory.
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { crc32, gzipSync } from 'node:zlib';
+import type { Answer } from '../../kit/errors.ts';
 import type { Dataset, RepoRecord, ResolvedRef } from './dataset.ts';
 import type { CommitRecord } from './dataset-git.ts';
 import { CODELOAD_PREFIX } from './replay.ts';
@@ -29,7 +28,7 @@ export class Archives {
 
   constructor(
     private readonly data: Dataset,
-    private readonly baseUrl: string,
+    private readonly site: { readonly origin: string },
   ) {}
 
   /** Undefined restores the small default archive. */
@@ -49,39 +48,42 @@ export class Archives {
         : ref.kind === 'tag'
           ? `refs/tags/${ref.name}`
           : ref.name;
-    const url = `${this.baseUrl}${CODELOAD_PREFIX}/${repo.owner.login}/${repo.name}/legacy.tar.gz/${spec}`;
+    const url = `${this.site.origin}${CODELOAD_PREFIX}/${repo.owner.login}/${repo.name}/legacy.tar.gz/${spec}`;
     if (!repo.private) return url;
     const token = `A${randomBytes(14).toString('hex').toUpperCase()}`;
     this.tokens.set(token, Date.now() + TOKEN_TTL_MS);
     return `${url}?token=${token}`;
   }
 
-  /** Serves a codeload URL; false when it names no archive of the dataset (the caller answers 404). */
-  serve(pathname: string, query: URLSearchParams, res: ServerResponse): boolean {
-    if (!pathname.startsWith(`${CODELOAD_PREFIX}/`)) return false;
+  /**
+   * The answer to a codeload URL (a streamed body), or undefined when it names no archive of the dataset (the
+   * caller answers 404).
+   */
+  answer(pathname: string, query: URLSearchParams): Answer | undefined {
+    if (!pathname.startsWith(`${CODELOAD_PREFIX}/`)) return undefined;
     const m = /^\/([^/]+)\/([^/]+)\/legacy\.tar\.gz\/(.+)$/.exec(pathname.slice(CODELOAD_PREFIX.length));
-    if (m === null) return false;
+    if (m === null) return undefined;
     const repo = this.data.repo(m[1] ?? '', m[2] ?? '');
-    if (repo === undefined) return false;
+    if (repo === undefined) return undefined;
     if (repo.private) {
       const expires = this.tokens.get(query.get('token') ?? '');
-      if (expires === undefined || expires < Date.now()) return false;
+      if (expires === undefined || expires < Date.now()) return undefined;
     }
     let spec: string;
     try {
       spec = decodeURIComponent(m[3] ?? '');
     } catch {
-      return false;
+      return undefined;
     }
     const ref = this.data.resolveRef(repo, spec);
-    if (ref === undefined) return false;
+    if (ref === undefined) return undefined;
 
     const prefix = `${repo.owner.login}-${repo.name}-${ref.commit.sha.slice(0, 7)}`;
     const archive =
       this.size === undefined
         ? smallArchive(repo, ref.commit, prefix)
         : largeArchive(ref.commit, prefix, this.size);
-    res.writeHead(200, {
+    const headers = {
       'access-control-allow-origin': 'https://render.githubusercontent.com',
       'content-disposition': `attachment; filename=${prefix}.tar.gz`,
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
@@ -94,10 +96,8 @@ export class Archives {
       'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
       'x-xss-protection': '1; mode=block',
       'content-length': String(archive.length),
-    });
-    // A client that goes away mid-download is normal; the generator is dropped with the stream.
-    pipeline(archive.stream, res).catch(() => {});
-    return true;
+    };
+    return { status: 200, headers, body: archive.stream };
   }
 }
 

@@ -35,6 +35,7 @@ import {
   type ProjectRecord,
 } from './dataset-graphql.ts';
 import type { RouteRequest, RouteResult } from './routes.ts';
+import type { Auth } from './wire.ts';
 
 const DOCS = 'https://docs.github.com/graphql';
 const WEB = 'https://github.com';
@@ -149,7 +150,7 @@ function ordered<T>(
   });
 }
 
-export function graphqlRoute(data: Dataset): (req: RouteRequest) => RouteResult {
+export function graphqlRoute(data: Dataset): (req: RouteRequest, auth: Auth) => RouteResult {
   const gql = new GraphqlDataset(data);
 
   const actor = (login: string) => {
@@ -425,9 +426,9 @@ export function graphqlRoute(data: Dataset): (req: RouteRequest) => RouteResult 
     },
   });
 
-  return (req) => {
+  return (req, auth) => {
     // "Forming calls with GraphQL": every GraphQL call needs a token (the REST routes allow some anonymously).
-    if (req.auth.kind !== 'token')
+    if (auth.kind !== 'token')
       return {
         status: 401,
         rateResource: 'graphql',
@@ -438,7 +439,7 @@ export function graphqlRoute(data: Dataset): (req: RouteRequest) => RouteResult 
       };
     let payload: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
-      payload = JSON.parse(req.body) as typeof payload;
+      payload = JSON.parse(req.recorded.body) as typeof payload;
     } catch {
       return {
         status: 400,

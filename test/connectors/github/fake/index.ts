@@ -1,66 +1,48 @@
-// A wire-faithful fake of the GitHub REST API v3 (https://api.github.com) on a real node:http server.
-// Dispatch order for every request:
-//   1. fault injected with failNext (matching path prefix)  → the fault
-//   2. /_codeload/… (stands in for https://codeload.github.com; no auth there, as on GitHub) → recording,
-//      else an archive of the seeded dataset (archive.ts)
+// A wire-faithful fake of the GitHub REST API v3 (https://api.github.com) on the fake kit (kit/index.ts),
+// whose one dispatch answers every request in this order:
+//   1. fault injected with failNext (matching path prefix)  → the fault (an answer, a hang or a reset)
+//   2. /_codeload/… (stands in for https://codeload.github.com; no auth there, as on GitHub) → a recording,
+//      else an archive of the seeded dataset (archive.ts, streamed); the kit's public routes
 //   3. a present but unknown credential                     → 401 Bad credentials
-//      a repository part withheld from the token (withholdPermissions) → GitHub's 404 body
-//   4. an exact recorded request from @octokit/fixtures     → replay.ts (any accepted token; none → 401)
+//   4. (`before`) a repository part withheld from the token (withholdPermissions) → GitHub's 404 body;
+//      an exact recorded request from @octokit/fixtures → replay.ts (any accepted token; none → 401);
+//      another path of the recorded namespace → GitHub's 404, recorded in `unhandled`
 //   5. a handwritten route over the seeded dataset          → routes.ts, routes-git.ts, search.ts,
 //      routes-parity.ts; POST/PATCH writes in routes-write.ts; POST /graphql in graphql.ts (GraphQL API v4,
 //      executed against GitHub's published schema)
 //   6. anything else                                        → GitHub's 404 body, recorded in `unhandled`
+// Every answer but an archive's and a codeload recording's carries api.github.com's headers (wire.ts
+// baseHeaders), with x-ratelimit-* counted per token and resource (never enforced).
 // Dataset: org `ces-demo` with private repo `widgets` (issues 1–25, #5/#10/#15/#20/#25 are pull requests,
 // 3 comments on #1; 40 commits on main, branch release/1.x at commit 25; releases v1.0.0, v1.1.0 and the
 // prerelease v2.0.0-beta.1; 6 labels; milestones v1.0 (closed), v1.1, v2.0; stars by octocat and hubot; on
 // pull request #5 three reviews and three review comments); ces-demo's members octocat and hubot and teams
 // maintainers, triage, security (secret); users `octocat` (Hello-World, Spoon-Knife, 3 commits each; every
 // accepted token authenticates as octocat) and `hubot`.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FaultQueue, lowerKeys } from '../../kit/errors.ts';
-import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
+import { loadDefinition } from '../../kit/definition.ts';
+import { lowerKeys } from '../../kit/errors.ts';
+import type { Answer, Fault, InjectedFault, Route as KitRoute, RecordedRequest } from '../../kit/index.ts';
+import { startFake } from '../../kit/index.ts';
 import { Archives } from './archive.ts';
 import { Dataset, type IssueChange, type NewIssue, type RepoRecord } from './dataset.ts';
 import * as render from './render.ts';
 import { CODELOAD_PREFIX, loadReplays, type Recording, type ReplayTable } from './replay.ts';
-import { createRoutes } from './routes.ts';
-import { type Auth, baseHeaders, errorBody, parseAuth, RateLimiter, REST_DOCS, send } from './wire.ts';
+import { createRoutes, type RouteResult } from './routes.ts';
+import {
+  type Auth,
+  baseHeaders,
+  errorBody,
+  parseAuth,
+  RateLimiter,
+  type RateResource,
+  REST_DOCS,
+} from './wire.ts';
 
 export type { RecordedRequest } from '../../kit/server.ts';
 export type { IssueChange, NewIssue } from './dataset.ts';
 
-interface FaultTarget {
-  /** default 1 */
-  times?: number;
-  /** optional path prefix the fault applies to */
-  match?: string;
-}
-
-/** Answers with this response instead of the real one. */
-export interface GithubResponseFault extends FaultTarget {
-  status: number;
-  headers?: Record<string, string>;
-  /** object → JSON, string → raw */
-  body?: unknown;
-}
-
-/** Accepts the request and never answers; the socket stays open until the client gives up or close(). */
-export interface GithubHangFault extends FaultTarget {
-  hang: true;
-}
-
-/**
- * Sends the status line, the headers and the first `resetAfterBytes` bytes of the body, then destroys the
- * socket. The response is the real one (JSON, replay or archive), or the given status/body if set.
- */
-export interface GithubResetFault extends FaultTarget {
-  resetAfterBytes: number;
-  status?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
-export type GithubFault = GithubResponseFault | GithubHangFault | GithubResetFault;
+/** An answer instead of the route's, a hang, or a connection cut after some bytes (kit/errors.ts). */
+export type GithubFault = InjectedFault;
 
 export interface GithubFakeOptions {
   /** accepted tokens, default ['ghp_test_token_0001'] */
@@ -115,14 +97,16 @@ export const GITHUB_FAKE_DEFAULT_TOKEN = 'ghp_test_token_0001';
 
 export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<GithubFake> {
   const tokens = new Set(opts.tokens ?? [GITHUB_FAKE_DEFAULT_TOKEN]);
-  const requests: RecordedRequest[] = [];
-  const unhandled: RecordedRequest[] = [];
-  const faults = new FaultQueue<GithubFault>();
   const limiter = new RateLimiter();
   const data = new Dataset();
+  // The origin is known once the kit listens; routes, archives and recordings read it from here.
+  const site = { origin: '' };
+  const archives = new Archives(data, site);
   let replays: ReplayTable | undefined;
-  let routes: ReturnType<typeof createRoutes> | undefined;
-  let archives: Archives | undefined;
+  const recorded = (): ReplayTable => {
+    if (replays === undefined) throw new Error('github fake used before it listened');
+    return replays;
+  };
 
   // Per repository id, the parts of it the token may not see.
   const withheld = new Map<number, { pattern: RegExp; parts: Set<string> }>();
@@ -134,89 +118,98 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
     return undefined;
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): void => {
-    if (replays === undefined || routes === undefined || archives === undefined)
-      throw new Error('github fake used before it listened');
-    const url = new URL(recorded.path, 'http://fake.invalid');
-    const auth = parseAuth(req.headers, tokens);
-    const method = recorded.method;
-
-    const fault = faults.take(recorded.path);
-    if (fault !== undefined && 'hang' in fault) return;
-    if (fault !== undefined && 'resetAfterBytes' in fault) truncate(res, fault.resetAfterBytes);
-    if (fault?.status !== undefined) {
-      const headers = { ...baseHeaders(auth, limiter.take(auth, 'core')), ...lowerKeys(fault.headers ?? {}) };
-      const body = fault.body ?? errorBody(fault.status, defaultMessage(fault.status));
-      send(res, fault.status, headers, body);
-      return;
-    }
-
-    const notFound = (): void => {
-      unhandled.push(recorded);
-      send(res, 404, baseHeaders(auth, limiter.take(auth, 'core')), errorBody(404, 'Not Found'));
-    };
-
-    if (url.pathname.startsWith(`${CODELOAD_PREFIX}/`)) {
-      const recording = replays.find(method, recorded.path);
-      if (recording !== undefined) replay(res, recording, auth);
-      else if (method !== 'GET' || !archives.serve(url.pathname, url.searchParams, res)) notFound();
-      return;
-    }
-    if (auth.kind === 'bad') {
-      send(res, 401, baseHeaders(auth, limiter.take(auth, 'core')), errorBody(401, 'Bad credentials'));
-      return;
-    }
-    const hidden = refused(url.pathname);
-    if (hidden !== undefined) {
-      const body = errorBody(404, 'Not Found', PART_DOCS[hidden] ?? REST_DOCS);
-      send(res, 404, baseHeaders(auth, limiter.take(auth, 'core')), body);
-      return;
-    }
-    const recording = replays.find(method, recorded.path);
-    if (recording !== undefined) {
-      // Every recording was made with a token and GitHub's anonymous answer is unknown, so replays need one.
-      if (auth.kind === 'anonymous') {
-        const headers = baseHeaders(auth, limiter.take(auth, recording.rateResource ?? 'core'));
-        send(res, 401, headers, errorBody(401, 'Requires authentication'));
-      } else replay(res, recording, auth);
-      return;
-    }
-    const result = !replays.ownsPath(url.pathname)
-      ? routes({ method, body: recorded.body, pathname: url.pathname, query: url.searchParams, auth })
-      : undefined;
-    if (result === undefined) {
-      notFound();
-      return;
-    }
-    const headers = baseHeaders(auth, limiter.take(auth, result.rateResource ?? 'core'));
-    if (result.link !== undefined) headers.link = result.link;
+  const headers = (auth: Auth, resource: RateResource = 'core') =>
+    baseHeaders(auth, limiter.take(auth, resource));
+  const authOf = (request: RecordedRequest) => parseAuth(request.headers, tokens);
+  const answer = (result: RouteResult, auth: Auth): Answer => {
+    const merged = headers(auth, result.rateResource);
+    if (result.link !== undefined) merged.link = result.link;
     for (const [name, value] of Object.entries(result.headers ?? {})) {
-      if (value === null) delete headers[name];
-      else headers[name] = value;
+      if (value === null) delete merged[name];
+      else merged[name] = value;
     }
-    send(res, result.status, headers, result.body);
+    return { status: result.status, headers: merged, body: result.body };
   };
-
-  const replay = (res: ServerResponse, recording: Recording, auth: Auth): void => {
+  const replay = (recording: Recording, auth: Auth): Answer => {
     const rate = recording.rateResource === null ? {} : limiter.take(auth, recording.rateResource);
-    send(res, recording.status, { ...recording.headers, ...rate }, recording.body);
+    return { status: recording.status, headers: { ...recording.headers, ...rate }, body: recording.body };
   };
-
-  const server = await startRecordingServer(
-    handle,
-    { requests, unhandled },
-    { responseDelayMs: opts.responseDelayMs ?? 0 },
+  const notFound = (request: RecordedRequest): Answer => ({
+    status: 404,
+    headers: headers(authOf(request)),
+    body: errorBody(404, 'Not Found'),
+  });
+  const routes = createRoutes(data, site, archives).map(
+    (route): KitRoute<Auth> => ({
+      ...route,
+      handle: (req, auth) => {
+        const result = route.handle(req, auth);
+        return result === undefined ? undefined : answer(result, auth);
+      },
+    }),
   );
-  const url = server.origin;
+
+  const fake = await startFake<Auth>({
+    definition: loadDefinition('github'),
+    routes,
+    publicRoutes: [
+      {
+        method: 'GET',
+        path: `${CODELOAD_PREFIX}/{path+}`,
+        operation: 'codeload.github.com archive download',
+        handle: (req) => {
+          const recording = recorded().find(req.method, req.recorded.path);
+          if (recording !== undefined) return replay(recording, authOf(req.recorded));
+          return archives.answer(req.pathname, req.query);
+        },
+      },
+    ],
+    authenticate: (request) => {
+      const auth = authOf(request);
+      if (auth.kind !== 'bad') return auth;
+      return { refuse: { status: 401, headers: headers(auth), body: errorBody(401, 'Bad credentials') } };
+    },
+    before: (request, auth) => {
+      const { pathname } = new URL(request.path, 'http://fake.invalid');
+      const hidden = refused(pathname);
+      if (hidden !== undefined)
+        return {
+          status: 404,
+          headers: headers(auth),
+          body: errorBody(404, 'Not Found', PART_DOCS[hidden] ?? REST_DOCS),
+        };
+      const recording = recorded().find(request.method, request.path);
+      // Every recording was made with a token and GitHub's anonymous answer is unknown, so replays need one.
+      if (recording !== undefined && auth.kind === 'anonymous')
+        return {
+          status: 401,
+          headers: headers(auth, recording.rateResource ?? 'core'),
+          body: errorBody(401, 'Requires authentication'),
+        };
+      if (recording !== undefined) return replay(recording, auth);
+      // A miss inside the recorded namespace is a request the fake cannot answer faithfully.
+      if (recorded().ownsPath(pathname)) return { ...notFound(request), unhandled: true };
+      return undefined;
+    },
+    errors: {
+      body: (status) => errorBody(status, defaultMessage(status)),
+      notFound,
+      fault: (fault: Fault, request) => ({
+        status: fault.status,
+        headers: { ...headers(authOf(request)), ...lowerKeys(fault.headers ?? {}) },
+        body: fault.body ?? errorBody(fault.status, defaultMessage(fault.status)),
+      }),
+    },
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
+  site.origin = fake.origin;
   try {
-    replays = loadReplays(url);
+    replays = loadReplays(fake.origin);
   } catch (error) {
-    await server.close();
+    await fake.close();
     throw error;
   }
-  archives = new Archives(data, url);
-  routes = createRoutes(data, url, archives);
-  const archiveSizes = archives;
+  const url = fake.origin;
   const renderCtx: render.RenderContext = {
     api: url,
     account: (login) => data.account(login),
@@ -230,9 +223,9 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
 
   return {
     url,
-    requests,
-    unhandled,
-    failNext: (fault) => faults.push(fault),
+    requests: fake.requests,
+    unhandled: fake.unhandled,
+    failNext: fake.failNext,
     withholdPermissions(owner, repo, parts) {
       const record = repoOf(owner, repo);
       const name = (s: string) => s.replace(/[.]/g, '\\.');
@@ -258,50 +251,10 @@ export async function startGithubFake(opts: GithubFakeOptions = {}): Promise<Git
       data.deleteIssue(repoOf(owner, repo), number);
     },
     setArchiveSize(bytes) {
-      archiveSizes.setSize(bytes);
+      archives.setSize(bytes);
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
-}
-
-/**
- * Lets at most `limit` body bytes through, then destroys the socket once they are written. Wraps this one
- * response's write/end, so it works the same for JSON, replays and streamed archives.
- */
-function truncate(res: ServerResponse, limit: number): void {
-  let sent = 0;
-  let cut = false;
-  const write = res.write.bind(res) as (chunk: Buffer, cb?: (err?: Error | null) => void) => boolean;
-  const destroy = () => res.socket?.destroy();
-  const take = (chunk: unknown, encoding: unknown): boolean => {
-    if (cut || chunk === undefined || chunk === null || typeof chunk === 'function') return !cut;
-    const buf = Buffer.isBuffer(chunk)
-      ? chunk
-      : typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array);
-    const room = limit - sent;
-    if (buf.length < room) {
-      sent += buf.length;
-      return write(buf);
-    }
-    sent = limit;
-    cut = true;
-    // Destroyed once written (not merely queued), so the client sees exactly `limit` body bytes.
-    write(buf.subarray(0, room), destroy);
-    return false;
-  };
-  res.write = ((chunk: unknown, encoding?: unknown) => take(chunk, encoding)) as typeof res.write;
-  res.end = ((chunk?: unknown, encoding?: unknown) => {
-    take(chunk, encoding);
-    // A body shorter than the limit went out whole; the connection is still cut instead of ended cleanly.
-    if (!cut) {
-      cut = true;
-      if (!res.headersSent) res.flushHeaders();
-      setImmediate(destroy);
-    }
-    return res;
-  }) as typeof res.end;
 }
 
 /** The reference page (documentation_url of a 404) of the list a withheld part stands for. */

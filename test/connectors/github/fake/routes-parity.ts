@@ -7,8 +7,17 @@ import { sha } from './dataset-git.ts';
 import { paginate } from './paging.ts';
 import * as render from './render.ts';
 import * as parity from './render-parity.ts';
-import { notFound, REPO, type Route, type RouteKit, type RouteRequest, type RouteResult } from './routes.ts';
-import { errorBody } from './wire.ts';
+import {
+  notFound,
+  onOrg,
+  onRepo,
+  type Route,
+  type RouteKit,
+  type RouteRequest,
+  type RouteResult,
+  route,
+} from './routes.ts';
+import { type Auth, errorBody } from './wire.ts';
 
 const DOCS = {
   branches: 'https://docs.github.com/rest/branches/branches#list-branches',
@@ -32,15 +41,6 @@ const DOCS = {
 
 const MAX_QUERY = 256;
 const REACHABLE = 1000;
-
-function segment(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The files of the tree at a commit: every file some commit up to it added or changed. A file's content is
@@ -137,13 +137,13 @@ function badQuery(q: string | null, doc: string): RouteResult | undefined {
   return undefined;
 }
 
-// Organization routes answer /orgs/{org}/… and the id-based /organizations/{id}/… of their `link` headers.
-const ORG = '(?:orgs/([^/]+)|organizations/(\\d+))';
-
 export function parityRoutes(kit: RouteKit): Route[] {
   const { data } = kit;
-  const orgOf = (m: string[]) =>
-    m[2] !== undefined ? data.accountById(Number(m[2])) : data.account(m[1] ?? '');
+  // Organization routes answer /orgs/{org}/… and the id-based /organizations/{id}/… of their `link` headers.
+  const orgOf = ({ params }: RouteRequest) =>
+    params.organization_id !== undefined
+      ? data.accountById(Number(params.organization_id))
+      : data.account(params.org ?? '');
   const pullOf = (repo: RepoRecord, raw: string | undefined) => {
     const rec = data.issue(repo, Number(raw));
     return rec?.pull == null ? undefined : { rec, pull: rec.pull };
@@ -164,289 +164,236 @@ export function parityRoutes(kit: RouteKit): Route[] {
     };
   };
 
+  const content = (req: RouteRequest, auth: Auth): RouteResult => {
+    const repo = kit.visibleRepo(req, auth);
+    if (repo === undefined) return notFound(DOCS.content);
+    const ref = req.query.get('ref') ?? repo.defaultBranch;
+    const resolved = data.resolveRef(repo, ref);
+    if (resolved === undefined)
+      return { status: 404, body: errorBody(404, `No commit found for the ref ${ref}`, DOCS.content) };
+    const path = (req.params.path ?? '').replace(/^\/+|\/+$/g, '');
+    const files = treeAt(repo, resolved.commit.sha);
+    const c = kit.ctx(auth);
+    const file = files.get(path);
+    if (file !== undefined) return { status: 200, body: parity.contentFile(c, repo, file, ref) };
+    const entries = listDir(files, path, resolved.commit.sha);
+    if (entries.length === 0) return notFound(DOCS.content);
+    return { status: 200, body: entries.map((e) => parity.contentEntry(c, repo, e, ref)) };
+  };
+
   return [
-    // repos/list-branches
-    [
-      new RegExp(`^/${REPO}/branches$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.branches);
-        const wanted = req.query.get('protected');
-        const c = kit.ctx(req);
-        const all = [...repo.branches.entries()]
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([name, head]) => parity.shortBranch(c, repo, name, head))
-          .filter((b) => wanted === null || String(b.protected) === wanted);
-        return kit.listed(all, req, `/repositories/${repo.id}/branches`, (b) => b);
-      },
-    ],
-    // repos/get-branch (the name may hold slashes, sent encoded or not)
-    [
-      new RegExp(`^/${REPO}/branches/(.+)$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        const name = segment(m[4]);
-        const head = repo && name !== undefined ? repo.branches.get(name) : undefined;
-        const commit = head === undefined ? undefined : repo?.commits.find((c) => c.sha === head);
-        if (repo === undefined || name === undefined || commit === undefined)
-          return { status: 404, body: errorBody(404, 'Branch not found', DOCS.branch) };
-        return { status: 200, body: parity.branch(kit.ctx(req), repo, name, commit) };
-      },
-    ],
-    // repos/get-content: a directory answers an array of entries, a file the file with its content.
-    [
-      new RegExp(`^/${REPO}/contents(?:/(.*))?$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.content);
-        const ref = req.query.get('ref') ?? repo.defaultBranch;
-        const resolved = data.resolveRef(repo, ref);
-        if (resolved === undefined)
-          return { status: 404, body: errorBody(404, `No commit found for the ref ${ref}`, DOCS.content) };
-        const path = (segment(m[4]) ?? '').replace(/^\/+|\/+$/g, '');
-        const files = treeAt(repo, resolved.commit.sha);
-        const c = kit.ctx(req);
-        const file = files.get(path);
-        if (file !== undefined) return { status: 200, body: parity.contentFile(c, repo, file, ref) };
-        const entries = listDir(files, path, resolved.commit.sha);
-        if (entries.length === 0) return notFound(DOCS.content);
-        return { status: 200, body: entries.map((e) => parity.contentEntry(c, repo, e, ref)) };
-      },
-    ],
-    // issues/list-milestones
-    [
-      new RegExp(`^/${REPO}/milestones$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.milestones);
-        const state = req.query.get('state') ?? 'open';
-        const sort = req.query.get('sort') ?? 'due_on';
-        const dir = req.query.get('direction') === 'desc' ? -1 : 1;
-        const c = kit.ctx(req);
-        const rendered = (repo.milestones ?? [])
-          .filter((x) => state === 'all' || x.state === state)
-          .map((x) => render.milestone(c, repo, x));
-        const key = (x: (typeof rendered)[number]): number =>
-          sort === 'completeness'
-            ? x.closed_issues / Math.max(1, x.open_issues + x.closed_issues)
-            : // Milestones without a due date sort last, ascending.
-              x.due_on === null
-              ? Number.MAX_SAFE_INTEGER
-              : Date.parse(x.due_on);
-        rendered.sort((a, b) => dir * (key(a) - key(b) || a.number - b.number));
-        return kit.listed(rendered, req, `/repositories/${repo.id}/milestones`, (x) => x);
-      },
-    ],
-    // issues/get-milestone
-    [
-      new RegExp(`^/${REPO}/milestones/(\\d+)$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        const found = repo?.milestones?.find((x) => x.number === Number(m[4]));
-        if (repo === undefined || found === undefined) return notFound(DOCS.milestone);
-        return { status: 200, body: render.milestone(kit.ctx(req), repo, found) };
-      },
-    ],
-    // pulls/list-review-comments
-    [
-      new RegExp(`^/${REPO}/pulls/(\\d+)/comments$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        const pr = repo && pullOf(repo, m[4]);
-        if (repo === undefined || pr === undefined) return notFound(DOCS.reviewComments);
-        const since = Date.parse(req.query.get('since') ?? '');
-        const byUpdated = req.query.get('sort') === 'updated';
-        const dir = req.query.get('direction') === 'desc' ? -1 : 1;
-        const list = (repo.reviewComments?.get(pr.rec.number) ?? [])
-          .filter((x) => Number.isNaN(since) || x.updatedAt >= since)
-          .sort(
-            (a, b) =>
-              dir * (byUpdated ? a.updatedAt - b.updatedAt : a.createdAt - b.createdAt || a.id - b.id),
-          );
-        const c = kit.ctx(req);
-        return kit.listed(list, req, `/repositories/${repo.id}/pulls/${pr.rec.number}/comments`, (x) =>
-          parity.reviewComment(c, repo, pr.rec.number, x, pr.pull.headSha),
+    ...onRepo('GET', '/branches', 'repos/list-branches', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      if (repo === undefined) return notFound(DOCS.branches);
+      const wanted = req.query.get('protected');
+      const c = kit.ctx(auth);
+      const all = [...repo.branches.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([name, head]) => parity.shortBranch(c, repo, name, head))
+        .filter((b) => wanted === null || String(b.protected) === wanted);
+      return kit.listed(all, req, `/repositories/${repo.id}/branches`, (b) => b);
+    }),
+    // The name may hold slashes, sent encoded or not.
+    ...onRepo('GET', '/branches/{branch+}', 'repos/get-branch', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      const name = req.params.branch;
+      const head = repo && name !== undefined ? repo.branches.get(name) : undefined;
+      const commit = head === undefined ? undefined : repo?.commits.find((c) => c.sha === head);
+      if (repo === undefined || name === undefined || commit === undefined)
+        return { status: 404, body: errorBody(404, 'Branch not found', DOCS.branch) };
+      return { status: 200, body: parity.branch(kit.ctx(auth), repo, name, commit) };
+    }),
+    // A directory answers an array of entries, a file the file with its content.
+    ...['/contents', '/contents/', '/contents/{path+}'].flatMap((tail) =>
+      onRepo('GET', tail, 'repos/get-content', content),
+    ),
+    ...onRepo('GET', '/milestones', 'issues/list-milestones', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      if (repo === undefined) return notFound(DOCS.milestones);
+      const state = req.query.get('state') ?? 'open';
+      const sort = req.query.get('sort') ?? 'due_on';
+      const dir = req.query.get('direction') === 'desc' ? -1 : 1;
+      const c = kit.ctx(auth);
+      const rendered = (repo.milestones ?? [])
+        .filter((x) => state === 'all' || x.state === state)
+        .map((x) => render.milestone(c, repo, x));
+      const key = (x: (typeof rendered)[number]): number =>
+        sort === 'completeness'
+          ? x.closed_issues / Math.max(1, x.open_issues + x.closed_issues)
+          : // Milestones without a due date sort last, ascending.
+            x.due_on === null
+            ? Number.MAX_SAFE_INTEGER
+            : Date.parse(x.due_on);
+      rendered.sort((a, b) => dir * (key(a) - key(b) || a.number - b.number));
+      return kit.listed(rendered, req, `/repositories/${repo.id}/milestones`, (x) => x);
+    }),
+    ...onRepo('GET', '/milestones/{milestone_number:\\d+}', 'issues/get-milestone', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      const found = repo?.milestones?.find((x) => x.number === Number(req.params.milestone_number));
+      if (repo === undefined || found === undefined) return notFound(DOCS.milestone);
+      return { status: 200, body: render.milestone(kit.ctx(auth), repo, found) };
+    }),
+    ...onRepo('GET', '/pulls/{pull_number:\\d+}/comments', 'pulls/list-review-comments', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      const pr = repo && pullOf(repo, req.params.pull_number);
+      if (repo === undefined || pr === undefined) return notFound(DOCS.reviewComments);
+      const since = Date.parse(req.query.get('since') ?? '');
+      const byUpdated = req.query.get('sort') === 'updated';
+      const dir = req.query.get('direction') === 'desc' ? -1 : 1;
+      const list = (repo.reviewComments?.get(pr.rec.number) ?? [])
+        .filter((x) => Number.isNaN(since) || x.updatedAt >= since)
+        .sort(
+          (a, b) => dir * (byUpdated ? a.updatedAt - b.updatedAt : a.createdAt - b.createdAt || a.id - b.id),
         );
-      },
-    ],
-    // pulls/get-review-comment
-    [
-      new RegExp(`^/${REPO}/pulls/comments/(\\d+)$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        const id = Number(m[4]);
-        for (const [number, list] of repo?.reviewComments ?? []) {
-          const found = list.find((x) => x.id === id);
-          const pr = repo && found && pullOf(repo, String(number));
-          if (repo !== undefined && found !== undefined && pr !== undefined)
-            return {
-              status: 200,
-              body: parity.reviewComment(kit.ctx(req), repo, number, found, pr.pull.headSha),
-            };
-        }
-        return notFound(DOCS.reviewComment);
-      },
-    ],
-    // pulls/list-reviews
-    [
-      new RegExp(`^/${REPO}/pulls/(\\d+)/reviews$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        const pr = repo && pullOf(repo, m[4]);
-        if (repo === undefined || pr === undefined) return notFound(DOCS.reviews);
-        const c = kit.ctx(req);
-        return kit.listed(
-          repo.reviews?.get(pr.rec.number) ?? [],
-          req,
-          `/repositories/${repo.id}/pulls/${pr.rec.number}/reviews`,
-          (r) => parity.review(c, repo, pr.rec.number, r, pr.pull.headSha),
-        );
-      },
-    ],
-    // activity/list-stargazers-for-repo
-    [
-      new RegExp(`^/${REPO}/stargazers$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.stargazers);
-        const c = kit.ctx(req);
-        return kit.listed(repo.stargazers ?? [], req, `/repositories/${repo.id}/stargazers`, (login) =>
-          render.simpleUser(c, data.account(login) ?? repo.owner),
-        );
-      },
-    ],
-    // repos/list-tags (the fake's tags are its releases' tags, newest first)
-    [
-      new RegExp(`^/${REPO}/tags$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.tags);
-        const c = kit.ctx(req);
-        return kit.listed(repo.releases, req, `/repositories/${repo.id}/tags`, (r) =>
-          parity.tag(c, repo, r.tag, r.commitSha),
-        );
-      },
-    ],
-    // git/get-ref for refs/tags/{tag}
-    [
-      new RegExp(`^/${REPO}/git/ref/tags/(.+)$`),
-      (m, req) => {
-        const repo = kit.visibleRepo(m, req);
-        const name = segment(m[4]);
-        const rel = repo?.releases.find((r) => r.tag === name);
-        if (repo === undefined || rel === undefined) return notFound(DOCS.ref);
-        return { status: 200, body: parity.tagRef(kit.ctx(req), repo, rel.tag, rel.commitSha) };
-      },
-    ],
-    // orgs/list-for-user (public memberships; the fake's memberships are all public)
-    [
-      /^\/(?:users\/([^/]+)|user\/(\d+))\/orgs$/,
-      (m, req) => {
-        const user = m[2] !== undefined ? data.accountById(Number(m[2])) : data.account(m[1] ?? '');
+      const c = kit.ctx(auth);
+      return kit.listed(list, req, `/repositories/${repo.id}/pulls/${pr.rec.number}/comments`, (x) =>
+        parity.reviewComment(c, repo, pr.rec.number, x, pr.pull.headSha),
+      );
+    }),
+    ...onRepo('GET', '/pulls/comments/{comment_id:\\d+}', 'pulls/get-review-comment', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      const id = Number(req.params.comment_id);
+      for (const [number, list] of repo?.reviewComments ?? []) {
+        const found = list.find((x) => x.id === id);
+        const pr = repo && found && pullOf(repo, String(number));
+        if (repo !== undefined && found !== undefined && pr !== undefined)
+          return {
+            status: 200,
+            body: parity.reviewComment(kit.ctx(auth), repo, number, found, pr.pull.headSha),
+          };
+      }
+      return notFound(DOCS.reviewComment);
+    }),
+    ...onRepo('GET', '/pulls/{pull_number:\\d+}/reviews', 'pulls/list-reviews', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      const pr = repo && pullOf(repo, req.params.pull_number);
+      if (repo === undefined || pr === undefined) return notFound(DOCS.reviews);
+      const c = kit.ctx(auth);
+      return kit.listed(
+        repo.reviews?.get(pr.rec.number) ?? [],
+        req,
+        `/repositories/${repo.id}/pulls/${pr.rec.number}/reviews`,
+        (r) => parity.review(c, repo, pr.rec.number, r, pr.pull.headSha),
+      );
+    }),
+    ...onRepo('GET', '/stargazers', 'activity/list-stargazers-for-repo', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      if (repo === undefined) return notFound(DOCS.stargazers);
+      const c = kit.ctx(auth);
+      return kit.listed(repo.stargazers ?? [], req, `/repositories/${repo.id}/stargazers`, (login) =>
+        render.simpleUser(c, data.account(login) ?? repo.owner),
+      );
+    }),
+    // The fake's tags are its releases' tags, newest first.
+    ...onRepo('GET', '/tags', 'repos/list-tags', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      if (repo === undefined) return notFound(DOCS.tags);
+      const c = kit.ctx(auth);
+      return kit.listed(repo.releases, req, `/repositories/${repo.id}/tags`, (r) =>
+        parity.tag(c, repo, r.tag, r.commitSha),
+      );
+    }),
+    // For refs/tags/{tag} only.
+    ...onRepo('GET', '/git/ref/tags/{tag+}', 'git/get-ref', (req, auth) => {
+      const repo = kit.visibleRepo(req, auth);
+      const name = req.params.tag;
+      const rel = repo?.releases.find((r) => r.tag === name);
+      if (repo === undefined || rel === undefined) return notFound(DOCS.ref);
+      return { status: 200, body: parity.tagRef(kit.ctx(auth), repo, rel.tag, rel.commitSha) };
+    }),
+    // Public memberships; the fake's memberships are all public.
+    ...['/users/{username}/orgs', '/user/{account_id:\\d+}/orgs'].map((path) =>
+      route('GET', path, 'orgs/list-for-user', (req, auth) => {
+        const { username, account_id: id } = req.params;
+        const user = id !== undefined ? data.accountById(Number(id)) : data.account(username ?? '');
         if (user === undefined) return notFound(DOCS.userOrgs);
         const orgs = [...data.accounts.values()].filter(
           (a) =>
             a.type === 'Organization' && a.members.some((x) => x.toLowerCase() === user.login.toLowerCase()),
         );
-        const c = kit.ctx(req);
+        const c = kit.ctx(auth);
         return kit.listed(orgs, req, `/user/${user.id}/orgs`, (o) => parity.organizationSimple(c, o));
-      },
-    ],
-    // orgs/list-members: a member sees every member (the fake's token user is a member of ces-demo)
-    [
-      new RegExp(`^/${ORG}/members$`),
-      (m, req) => {
-        const org = orgOf(m);
-        if (org?.type !== 'Organization') return notFound(DOCS.members);
-        const role = req.query.get('role') ?? 'all';
-        // The first member is the organization's admin.
-        const logins = org.members.filter((_login, i) => role === 'all' || (role === 'admin') === (i === 0));
-        const c = kit.ctx(req);
-        return kit.listed(logins, req, `/organizations/${org.id}/members`, (login) =>
-          render.simpleUser(c, data.account(login) ?? org),
-        );
-      },
-    ],
-    // teams/list: secret teams only for their members; the token authenticates as the viewer
-    [
-      new RegExp(`^/${ORG}/teams$`),
-      (m, req) => {
-        const org = orgOf(m);
-        if (org?.type !== 'Organization') return notFound(DOCS.teams);
-        if (req.auth.kind !== 'token')
-          return { status: 403, body: errorBody(403, 'Must have admin rights to Repository.', DOCS.teams) };
-        const viewer = data.viewer.login;
-        const teams = (org.teams ?? []).filter((t) => t.privacy !== 'secret' || t.members.includes(viewer));
-        const c = kit.ctx(req);
-        return kit.listed(teams, req, `/organizations/${org.id}/teams`, (t) => parity.team(c, org, t));
-      },
-    ],
-    // teams/get-by-name
-    [
-      /^\/orgs\/([^/]+)\/teams\/([^/]+)$/,
-      (m, req) => {
-        const org = data.account(m[1] ?? '');
-        const slug = segment(m[2])?.toLowerCase();
-        const found = org?.teams?.find((t) => t.slug === slug);
-        if (org === undefined || found === undefined || req.auth.kind !== 'token') return notFound(DOCS.team);
-        return { status: 200, body: parity.teamFull(kit.ctx(req), org, found, data.reposOf(org)) };
-      },
-    ],
-    // search/repos: words match the name, full name or description (every word required); qualifiers
-    // user:/org: (owner), is:public/is:private; private repositories only with a token. Best match = most
-    // words in the name, then stars.
-    [
-      /^\/search\/repositories$/,
-      (_m, req) => {
-        const q = req.query.get('q');
-        const bad = badQuery(q, DOCS.searchRepos);
-        if (bad !== undefined || q === null) return bad ?? notFound(DOCS.searchRepos);
-        const quals = qualifiers(q);
-        const terms = words(q);
-        const owner = quals.get('user') ?? quals.get('org');
-        const visibility = quals.get('is');
-        const hits = data
-          .allRepos()
-          .filter((r) => !r.private || req.auth.kind === 'token')
-          .filter((r) => owner === undefined || r.owner.login.toLowerCase() === owner)
-          .filter((r) => visibility === undefined || (visibility === 'private') === r.private)
-          .map((r) => {
-            const hay = `${r.owner.login}/${r.name} ${r.description ?? ''}`.toLowerCase();
-            const inName = terms.filter((t) => r.name.toLowerCase().includes(t)).length;
-            return { r, ok: terms.every((t) => hay.includes(t)), score: 1 + inName };
-          })
-          .filter((h) => h.ok);
-        const sort = req.query.get('sort');
-        const dir = req.query.get('order') === 'asc' ? 1 : -1;
-        const key = (h: (typeof hits)[number]): number =>
-          sort === 'stars'
-            ? (h.r.stargazers?.length ?? 0)
-            : sort === 'updated'
-              ? h.r.updatedAt
-              : sort === null
-                ? h.score
-                : 0;
-        hits.sort((a, b) => dir * (key(a) - key(b)) || a.r.id - b.r.id);
-        const c = kit.ctx(req);
-        return searchList(hits, req, '/search/repositories', (h) => parity.repoSearchItem(c, h.r, h.score));
-      },
-    ],
-    // search/users: words match the login or name; type:user / type:org.
-    [
-      /^\/search\/users$/,
-      (_m, req) => {
-        const q = req.query.get('q');
-        const bad = badQuery(q, DOCS.searchUsers);
-        if (bad !== undefined || q === null) return bad ?? notFound(DOCS.searchUsers);
-        const type = qualifiers(q).get('type');
-        const terms = words(q);
-        const hits = [...data.accounts.values()]
-          .filter((a) => type === undefined || (type === 'org') === (a.type === 'Organization'))
-          .filter((a) => terms.every((t) => `${a.login} ${a.name}`.toLowerCase().includes(t)))
-          .sort((a, b) => a.id - b.id);
-        const c = kit.ctx(req);
-        return searchList(hits, req, '/search/users', (a) => parity.userSearchItem(c, a, 1));
-      },
-    ],
+      }),
+    ),
+    // A member sees every member (the fake's token user is a member of ces-demo).
+    ...onOrg('GET', '/members', 'orgs/list-members', (req, auth) => {
+      const org = orgOf(req);
+      if (org?.type !== 'Organization') return notFound(DOCS.members);
+      const role = req.query.get('role') ?? 'all';
+      // The first member is the organization's admin.
+      const logins = org.members.filter((_login, i) => role === 'all' || (role === 'admin') === (i === 0));
+      const c = kit.ctx(auth);
+      return kit.listed(logins, req, `/organizations/${org.id}/members`, (login) =>
+        render.simpleUser(c, data.account(login) ?? org),
+      );
+    }),
+    // Secret teams only for their members; the token authenticates as the viewer.
+    ...onOrg('GET', '/teams', 'teams/list', (req, auth) => {
+      const org = orgOf(req);
+      if (org?.type !== 'Organization') return notFound(DOCS.teams);
+      if (auth.kind !== 'token')
+        return { status: 403, body: errorBody(403, 'Must have admin rights to Repository.', DOCS.teams) };
+      const viewer = data.viewer.login;
+      const teams = (org.teams ?? []).filter((t) => t.privacy !== 'secret' || t.members.includes(viewer));
+      const c = kit.ctx(auth);
+      return kit.listed(teams, req, `/organizations/${org.id}/teams`, (t) => parity.team(c, org, t));
+    }),
+    route('GET', '/orgs/{org}/teams/{team_slug}', 'teams/get-by-name', ({ params }, auth) => {
+      const org = data.account(params.org ?? '');
+      const slug = params.team_slug?.toLowerCase();
+      const found = org?.teams?.find((t) => t.slug === slug);
+      if (org === undefined || found === undefined || auth.kind !== 'token') return notFound(DOCS.team);
+      return { status: 200, body: parity.teamFull(kit.ctx(auth), org, found, data.reposOf(org)) };
+    }),
+    // Words match the name, full name or description (every word required); qualifiers user:/org: (owner),
+    // is:public/is:private; private repositories only with a token. Best match = most words in the name,
+    // then stars.
+    route('GET', '/search/repositories', 'search/repos', (req, auth) => {
+      const q = req.query.get('q');
+      const bad = badQuery(q, DOCS.searchRepos);
+      if (bad !== undefined || q === null) return bad ?? notFound(DOCS.searchRepos);
+      const quals = qualifiers(q);
+      const terms = words(q);
+      const owner = quals.get('user') ?? quals.get('org');
+      const visibility = quals.get('is');
+      const hits = data
+        .allRepos()
+        .filter((r) => !r.private || auth.kind === 'token')
+        .filter((r) => owner === undefined || r.owner.login.toLowerCase() === owner)
+        .filter((r) => visibility === undefined || (visibility === 'private') === r.private)
+        .map((r) => {
+          const hay = `${r.owner.login}/${r.name} ${r.description ?? ''}`.toLowerCase();
+          const inName = terms.filter((t) => r.name.toLowerCase().includes(t)).length;
+          return { r, ok: terms.every((t) => hay.includes(t)), score: 1 + inName };
+        })
+        .filter((h) => h.ok);
+      const sort = req.query.get('sort');
+      const dir = req.query.get('order') === 'asc' ? 1 : -1;
+      const key = (h: (typeof hits)[number]): number =>
+        sort === 'stars'
+          ? (h.r.stargazers?.length ?? 0)
+          : sort === 'updated'
+            ? h.r.updatedAt
+            : sort === null
+              ? h.score
+              : 0;
+      hits.sort((a, b) => dir * (key(a) - key(b)) || a.r.id - b.r.id);
+      const c = kit.ctx(auth);
+      return searchList(hits, req, '/search/repositories', (h) => parity.repoSearchItem(c, h.r, h.score));
+    }),
+    // Words match the login or name; type:user / type:org.
+    route('GET', '/search/users', 'search/users', (req, auth) => {
+      const q = req.query.get('q');
+      const bad = badQuery(q, DOCS.searchUsers);
+      if (bad !== undefined || q === null) return bad ?? notFound(DOCS.searchUsers);
+      const type = qualifiers(q).get('type');
+      const terms = words(q);
+      const hits = [...data.accounts.values()]
+        .filter((a) => type === undefined || (type === 'org') === (a.type === 'Organization'))
+        .filter((a) => terms.every((t) => `${a.login} ${a.name}`.toLowerCase().includes(t)))
+        .sort((a, b) => a.id - b.id);
+      const c = kit.ctx(auth);
+      return searchList(hits, req, '/search/users', (a) => parity.userSearchItem(c, a, 1));
+    }),
   ];
 }

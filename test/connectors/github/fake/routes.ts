@@ -1,9 +1,11 @@
 // Handwritten, stateful routes over the in-memory dataset, for everything @octokit/fixtures did not record.
-// Each route names the docs.github.com reference page it follows; that URL is also the documentation_url
-// GitHub puts in the route's 404 body. Users, organizations, repositories, issues, comments and pull requests
+// Each route names the operationId it follows; its docs.github.com reference page (DOCS) is also the
+// documentation_url GitHub puts in the route's 404 body. Users, organizations, repositories, issues, comments and pull requests
 // are here; commits, releases, labels and archives in routes-git.ts; search in search.ts; branches, tags,
 // contents, milestones, teams, reviews and the repository/user searches in routes-parity.ts; writes (POST,
-// PATCH) in routes-write.ts; the GraphQL endpoint (POST /graphql) in graphql.ts.
+// PATCH) in routes-write.ts; the GraphQL endpoint (POST /graphql) in graphql.ts. Each route is a row of the
+// kit's router (kit/router.ts), so a literal segment wins over a parameter whatever the order.
+import type { RouteRequest } from '../../kit/router.ts';
 import type { Archives } from './archive.ts';
 import type { Account, Dataset, IssueRecord, RepoRecord } from './dataset.ts';
 import { graphqlRoute } from './graphql.ts';
@@ -14,6 +16,8 @@ import { parityRoutes } from './routes-parity.ts';
 import { writeRoutes } from './routes-write.ts';
 import { searchRoutes } from './search.ts';
 import { type Auth, errorBody, type RateResource } from './wire.ts';
+
+export type { RouteRequest } from '../../kit/router.ts';
 
 const DOCS = {
   authenticatedUser: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
@@ -30,16 +34,6 @@ const DOCS = {
   pull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
 } as const;
 
-export interface RouteRequest {
-  /** GET, or one of the write methods (POST, PATCH) that writeRoutes serves. */
-  method: string;
-  /** The raw request body ('' for none). */
-  body: string;
-  pathname: string;
-  query: URLSearchParams;
-  auth: Auth;
-}
-
 export interface RouteResult {
   status: number;
   body: unknown;
@@ -50,26 +44,54 @@ export interface RouteResult {
   rateResource?: RateResource;
 }
 
-export type Handler = (match: string[], req: RouteRequest) => RouteResult;
-export type Route = [RegExp, Handler];
+/**
+ * A route of the kit's table (kit/router.ts) whose handler answers a RouteResult: index.ts puts GitHub's
+ * headers (rate limit of `rateResource`, `link`) around it. `operation` is the operationId of GitHub's
+ * OpenAPI description (reference/providers/github.json) the route follows.
+ */
+export interface Route {
+  method: string;
+  path: string;
+  operation: string;
+  handle(req: RouteRequest, auth: Auth): RouteResult | undefined;
+}
+
+export const route = (method: string, path: string, operation: string, handle: Route['handle']): Route => ({
+  method,
+  path,
+  operation,
+  handle,
+});
+
+/**
+ * A repository route under both /repos/{owner}/{repo}/… and the id-based /repositories/{repository_id}/…
+ * that GitHub advertises in `link` headers.
+ */
+export const onRepo = (method: string, tail: string, operation: string, handle: Route['handle']): Route[] => [
+  route(method, `/repos/{owner}/{repo}${tail}`, operation, handle),
+  route(method, `/repositories/{repository_id:\\d+}${tail}`, operation, handle),
+];
+
+/** The same for organizations: /orgs/{org}/… and /organizations/{organization_id}/…. */
+export const onOrg = (method: string, tail: string, operation: string, handle: Route['handle']): Route[] => [
+  route(method, `/orgs/{org}${tail}`, operation, handle),
+  route(method, `/organizations/{organization_id:\\d+}${tail}`, operation, handle),
+];
 
 export const notFound = (doc: string): RouteResult => ({
   status: 404,
   body: errorBody(404, 'Not Found', doc),
 });
 
-// Repository routes answer both /repos/{owner}/{repo}/… and the id-based /repositories/{id}/… that GitHub
-// advertises in `link` headers. The pattern takes match groups 1–3; a route's own groups start at 4.
-export const REPO = '(?:repos/([^/]+)/([^/]+)|repositories/(\\d+))';
-
 /** What route modules share: the dataset, rendering context, visibility and paging. */
 export interface RouteKit {
   data: Dataset;
-  baseUrl: string;
+  /** the fake's origin (the REST root), known once it listens */
+  readonly baseUrl: string;
   archives: Archives;
-  ctx(req: RouteRequest): render.RenderContext;
-  /** The repository of a REPO match, or undefined when it does not exist or is private to this caller. */
-  visibleRepo(m: string[], req: RouteRequest): RepoRecord | undefined;
+  ctx(auth: Auth): render.RenderContext;
+  /** The repository of an onRepo route, or undefined when it does not exist or is private to this caller. */
+  visibleRepo(req: RouteRequest, auth: Auth): RepoRecord | undefined;
   listed<T>(
     records: readonly T[],
     req: RouteRequest,
@@ -79,21 +101,20 @@ export interface RouteKit {
   ): RouteResult;
 }
 
-export function createRoutes(
-  data: Dataset,
-  baseUrl: string,
-  archives: Archives,
-): (req: RouteRequest) => RouteResult | undefined {
-  const ctx = (req: RouteRequest): render.RenderContext => ({
-    api: baseUrl,
+export function createRoutes(data: Dataset, site: { readonly origin: string }, archives: Archives): Route[] {
+  const ctx = (auth: Auth): render.RenderContext => ({
+    api: site.origin,
     account: (login) => data.account(login),
-    authenticated: req.auth.kind === 'token',
+    authenticated: auth.kind === 'token',
   });
 
   // Private repositories are a 404, never a 403, without credentials ("Troubleshooting the REST API").
-  const visibleRepo = (m: string[], req: RouteRequest): RepoRecord | undefined => {
-    const repo = m[3] !== undefined ? data.repoById(Number(m[3])) : data.repo(m[1] ?? '', m[2] ?? '');
-    return repo === undefined || (repo.private && req.auth.kind !== 'token') ? undefined : repo;
+  const visibleRepo = ({ params }: RouteRequest, auth: Auth): RepoRecord | undefined => {
+    const repo =
+      params.repository_id !== undefined
+        ? data.repoById(Number(params.repository_id))
+        : data.repo(params.owner ?? '', params.repo ?? '');
+    return repo === undefined || (repo.private && auth.kind !== 'token') ? undefined : repo;
   };
   const issueOf = (repo: RepoRecord, raw: string | undefined): IssueRecord | undefined =>
     data.issue(repo, Number(raw));
@@ -106,201 +127,144 @@ export function createRoutes(
     renderOne: (record: T) => unknown,
     opts: PagingOptions = {},
   ): RouteResult => {
-    const page = paginate(records, req.query, baseUrl, linkPath, opts);
+    const page = paginate(records, req.query, site.origin, linkPath, opts);
     const body = page.items.map(renderOne);
     return { status: 200, body, ...(page.link === undefined ? {} : { link: page.link }) };
   };
-  const kit: RouteKit = { data, baseUrl, archives, ctx, visibleRepo, listed };
+  const kit: RouteKit = {
+    data,
+    get baseUrl() {
+      return site.origin;
+    },
+    archives,
+    ctx,
+    visibleRepo,
+    listed,
+  };
 
-  const userRepos = (account: Account, req: RouteRequest): RouteResult => {
+  const userRepos = (account: Account, req: RouteRequest, auth: Auth): RouteResult => {
     const type = req.query.get('type') ?? 'owner';
     // This endpoint lists public repositories only; the fake's users are members of no other repositories.
     let repos = type === 'member' ? [] : data.reposOf(account).filter((r) => !r.private);
     repos = sortRepos(repos, req.query, 'full_name');
-    const c = ctx(req);
+    const c = ctx(auth);
     return listed(repos, req, `/user/${account.id}/repos`, (r) => render.minimalRepository(c, r));
   };
 
-  const orgRepos = (org: Account, req: RouteRequest): RouteResult => {
+  const orgRepos = (org: Account, req: RouteRequest, auth: Auth): RouteResult => {
     const type = req.query.get('type') ?? 'all';
-    let repos = data.reposOf(org).filter((r) => !r.private || req.auth.kind === 'token');
+    let repos = data.reposOf(org).filter((r) => !r.private || auth.kind === 'token');
     if (type === 'public') repos = repos.filter((r) => !r.private);
     else if (type === 'private') repos = repos.filter((r) => r.private);
     else if (type === 'forks') repos = [];
     repos = sortRepos(repos, req.query, 'created');
-    const c = ctx(req);
+    const c = ctx(auth);
     return listed(repos, req, `/organizations/${org.id}/repos`, (r) => render.minimalRepository(c, r));
   };
 
-  const routes: Route[] = [
-    // "Get the authenticated user"
-    [
-      /^\/user$/,
-      (_m, req) =>
-        req.auth.kind === 'token'
-          ? {
-              status: 200,
-              body: render.authenticatedUser(ctx(req), data.viewer, data.reposOf(data.viewer)),
-            }
-          : { status: 401, body: errorBody(401, 'Requires authentication', DOCS.authenticatedUser) },
-    ],
-    // "Get a user" (organizations are answered here too, with type "Organization")
-    [
-      /^\/users\/([^/]+)$/,
-      (m, req) => {
-        const account = data.account(m[1] ?? '');
-        if (account === undefined) return notFound(DOCS.user);
-        return { status: 200, body: render.publicUser(ctx(req), account, data.reposOf(account)) };
-      },
-    ],
-    // "List repositories for a user"
-    [
-      /^\/users\/([^/]+)\/repos$/,
-      (m, req) => {
-        const account = data.account(m[1] ?? '');
-        return account === undefined ? notFound(DOCS.userRepos) : userRepos(account, req);
-      },
-    ],
-    [
-      /^\/user\/(\d+)\/repos$/,
-      (m, req) => {
-        const account = data.accountById(Number(m[1]));
-        return account === undefined ? notFound(DOCS.userRepos) : userRepos(account, req);
-      },
-    ],
-    // "Get an organization"
-    [
-      /^\/orgs\/([^/]+)$/,
-      (m, req) => {
-        const org = data.account(m[1] ?? '');
-        if (org?.type !== 'Organization') return notFound(DOCS.org);
-        return { status: 200, body: render.organization(ctx(req), org, data.reposOf(org)) };
-      },
-    ],
-    // "List organization repositories"
-    [
-      /^\/orgs\/([^/]+)\/repos$/,
-      (m, req) => {
-        const org = data.account(m[1] ?? '');
-        return org?.type === 'Organization' ? orgRepos(org, req) : notFound(DOCS.orgRepos);
-      },
-    ],
-    [
-      /^\/organizations\/(\d+)\/repos$/,
-      (m, req) => {
-        const org = data.accountById(Number(m[1]));
-        return org?.type === 'Organization' ? orgRepos(org, req) : notFound(DOCS.orgRepos);
-      },
-    ],
-    // "Get a repository"
-    [
-      new RegExp(`^/${REPO}$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        return repo === undefined
-          ? notFound(DOCS.repo)
-          : { status: 200, body: render.fullRepository(ctx(req), repo) };
-      },
-    ],
-    // "List repository issues" (pull requests included, each with a `pull_request` key)
-    [
-      new RegExp(`^/${REPO}/issues$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.issues);
-        const c = ctx(req);
-        return listed(filterIssues(repo, req.query), req, `/repositories/${repo.id}/issues`, (i) =>
-          render.issue(c, repo, i),
-        );
-      },
-    ],
-    // "Get an issue": an issue deleted from a repository the caller can read is a 410.
-    [
-      new RegExp(`^/${REPO}/issues/(\\d+)$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        if (repo !== undefined && data.wasDeleted(repo, Number(m[4])))
-          return { status: 410, body: errorBody(410, 'This issue was deleted', DOCS.issue) };
-        const rec = repo && issueOf(repo, m[4]);
-        if (repo === undefined || rec === undefined) return notFound(DOCS.issue);
-        return { status: 200, body: render.issue(ctx(req), repo, rec, true) };
-      },
-    ],
-    // "List issue comments"
-    [
-      new RegExp(`^/${REPO}/issues/(\\d+)/comments$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        const rec = repo && issueOf(repo, m[4]);
-        if (repo === undefined || rec === undefined) return notFound(DOCS.comments);
-        const since = parseSince(req.query);
-        const comments = (repo.comments.get(rec.number) ?? []).filter(
-          (c) => since === undefined || c.updatedAt >= since,
-        );
-        const c = ctx(req);
-        return listed(comments, req, `/repositories/${repo.id}/issues/${rec.number}/comments`, (comment) =>
-          render.issueComment(c, repo, rec.number, comment),
-        );
-      },
-    ],
-    // "Get an issue comment"
-    [
-      new RegExp(`^/${REPO}/issues/comments/(\\d+)$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        const id = Number(m[4]);
-        const found =
-          repo === undefined
-            ? undefined
-            : [...repo.comments.entries()].flatMap(([number, list]) =>
-                list.filter((c) => c.id === id).map((comment) => ({ number, comment })),
-              )[0];
-        if (repo === undefined || found === undefined) return notFound(DOCS.comment);
-        return { status: 200, body: render.issueComment(ctx(req), repo, found.number, found.comment) };
-      },
-    ],
-    // "List pull requests"
-    [
-      new RegExp(`^/${REPO}/pulls$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        if (repo === undefined) return notFound(DOCS.pulls);
-        const c = ctx(req);
-        const pulls = filterPulls(repo, req.query).flatMap((i) =>
-          i.pull === null ? [] : [{ i, pull: i.pull }],
-        );
-        return listed(pulls, req, `/repositories/${repo.id}/pulls`, ({ i, pull }) =>
-          render.pullSimple(c, repo, i, pull),
-        );
-      },
-    ],
-    // "Get a pull request"
-    [
-      new RegExp(`^/${REPO}/pulls/(\\d+)$`),
-      (m, req) => {
-        const repo = visibleRepo(m, req);
-        const rec = repo && issueOf(repo, m[4]);
-        if (repo === undefined || rec?.pull == null) return notFound(DOCS.pull);
-        return { status: 200, body: render.pullFull(ctx(req), repo, rec, rec.pull) };
-      },
-    ],
+  return [
+    route('GET', '/user', 'users/get-authenticated', (_req, auth) =>
+      auth.kind === 'token'
+        ? { status: 200, body: render.authenticatedUser(ctx(auth), data.viewer, data.reposOf(data.viewer)) }
+        : { status: 401, body: errorBody(401, 'Requires authentication', DOCS.authenticatedUser) },
+    ),
+    // Organizations are answered here too, with type "Organization".
+    route('GET', '/users/{username}', 'users/get-by-username', ({ params }, auth) => {
+      const account = data.account(params.username ?? '');
+      if (account === undefined) return notFound(DOCS.user);
+      return { status: 200, body: render.publicUser(ctx(auth), account, data.reposOf(account)) };
+    }),
+    route('GET', '/users/{username}/repos', 'repos/list-for-user', (req, auth) => {
+      const account = data.account(req.params.username ?? '');
+      return account === undefined ? notFound(DOCS.userRepos) : userRepos(account, req, auth);
+    }),
+    route('GET', '/user/{account_id:\\d+}/repos', 'repos/list-for-user', (req, auth) => {
+      const account = data.accountById(Number(req.params.account_id));
+      return account === undefined ? notFound(DOCS.userRepos) : userRepos(account, req, auth);
+    }),
+    route('GET', '/orgs/{org}', 'orgs/get', ({ params }, auth) => {
+      const org = data.account(params.org ?? '');
+      if (org?.type !== 'Organization') return notFound(DOCS.org);
+      return { status: 200, body: render.organization(ctx(auth), org, data.reposOf(org)) };
+    }),
+    ...onOrg('GET', '/repos', 'repos/list-for-org', (req, auth) => {
+      const { org: login, organization_id: id } = req.params;
+      const org = id !== undefined ? data.accountById(Number(id)) : data.account(login ?? '');
+      return org?.type === 'Organization' ? orgRepos(org, req, auth) : notFound(DOCS.orgRepos);
+    }),
+    ...onRepo('GET', '', 'repos/get', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      return repo === undefined
+        ? notFound(DOCS.repo)
+        : { status: 200, body: render.fullRepository(ctx(auth), repo) };
+    }),
+    // Pull requests included, each with a `pull_request` key.
+    ...onRepo('GET', '/issues', 'issues/list-for-repo', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      if (repo === undefined) return notFound(DOCS.issues);
+      const c = ctx(auth);
+      return listed(filterIssues(repo, req.query), req, `/repositories/${repo.id}/issues`, (i) =>
+        render.issue(c, repo, i),
+      );
+    }),
+    // An issue deleted from a repository the caller can read is a 410.
+    ...onRepo('GET', '/issues/{issue_number:\\d+}', 'issues/get', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      const number = Number(req.params.issue_number);
+      if (repo !== undefined && data.wasDeleted(repo, number))
+        return { status: 410, body: errorBody(410, 'This issue was deleted', DOCS.issue) };
+      const rec = repo && issueOf(repo, req.params.issue_number);
+      if (repo === undefined || rec === undefined) return notFound(DOCS.issue);
+      return { status: 200, body: render.issue(ctx(auth), repo, rec, true) };
+    }),
+    ...onRepo('GET', '/issues/{issue_number:\\d+}/comments', 'issues/list-comments', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      const rec = repo && issueOf(repo, req.params.issue_number);
+      if (repo === undefined || rec === undefined) return notFound(DOCS.comments);
+      const since = parseSince(req.query);
+      const comments = (repo.comments.get(rec.number) ?? []).filter(
+        (c) => since === undefined || c.updatedAt >= since,
+      );
+      const c = ctx(auth);
+      return listed(comments, req, `/repositories/${repo.id}/issues/${rec.number}/comments`, (comment) =>
+        render.issueComment(c, repo, rec.number, comment),
+      );
+    }),
+    ...onRepo('GET', '/issues/comments/{comment_id:\\d+}', 'issues/get-comment', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      const id = Number(req.params.comment_id);
+      const found =
+        repo === undefined
+          ? undefined
+          : [...repo.comments.entries()].flatMap(([number, list]) =>
+              list.filter((c) => c.id === id).map((comment) => ({ number, comment })),
+            )[0];
+      if (repo === undefined || found === undefined) return notFound(DOCS.comment);
+      return { status: 200, body: render.issueComment(ctx(auth), repo, found.number, found.comment) };
+    }),
+    ...onRepo('GET', '/pulls', 'pulls/list', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      if (repo === undefined) return notFound(DOCS.pulls);
+      const c = ctx(auth);
+      const pulls = filterPulls(repo, req.query).flatMap((i) =>
+        i.pull === null ? [] : [{ i, pull: i.pull }],
+      );
+      return listed(pulls, req, `/repositories/${repo.id}/pulls`, ({ i, pull }) =>
+        render.pullSimple(c, repo, i, pull),
+      );
+    }),
+    ...onRepo('GET', '/pulls/{pull_number:\\d+}', 'pulls/get', (req, auth) => {
+      const repo = visibleRepo(req, auth);
+      const rec = repo && issueOf(repo, req.params.pull_number);
+      if (repo === undefined || rec?.pull == null) return notFound(DOCS.pull);
+      return { status: 200, body: render.pullFull(ctx(auth), repo, rec, rec.pull) };
+    }),
     ...gitRoutes(kit),
     ...searchRoutes(kit),
     ...parityRoutes(kit),
+    ...writeRoutes(kit),
+    route('POST', '/graphql', 'graphql', graphqlRoute(data)),
   ];
-  const writes = writeRoutes(kit);
-
-  const graphql = graphqlRoute(data);
-  return (req) => {
-    if (req.method === 'POST' && req.pathname === '/graphql') return graphql(req);
-    const table =
-      req.method === 'GET' ? routes : req.method === 'POST' || req.method === 'PATCH' ? writes : [];
-    for (const [pattern, handle] of table) {
-      const match = pattern.exec(req.pathname);
-      if (match !== null) return handle([...match], req);
-    }
-    return undefined;
-  };
 }
 
 function parseSince(query: URLSearchParams): number | undefined {

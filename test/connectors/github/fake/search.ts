@@ -13,8 +13,8 @@ import type { RestEndpointMethodTypes as Rest } from '@octokit/rest';
 import type { IssueRecord, RepoRecord } from './dataset.ts';
 import { paginate, parsePaging } from './paging.ts';
 import { searchItem } from './render-git.ts';
-import type { Route, RouteKit, RouteRequest, RouteResult } from './routes.ts';
-import { errorBody } from './wire.ts';
+import { type Route, type RouteKit, type RouteRequest, type RouteResult, route } from './routes.ts';
+import { type Auth, errorBody } from './wire.ts';
 
 type SearchResponse = Rest['search']['issuesAndPullRequests']['response']['data'];
 
@@ -177,7 +177,7 @@ function invalid(message: string): RouteResult {
 }
 
 export function searchRoutes(kit: RouteKit): Route[] {
-  const search = (req: RouteRequest): RouteResult => {
+  const search = (req: RouteRequest, auth: Auth): RouteResult => {
     const q = req.query.get('q') ?? '';
     if (q.trim() === '') {
       return {
@@ -193,7 +193,7 @@ export function searchRoutes(kit: RouteKit): Route[] {
     }
     if (q.length > MAX_QUERY) return invalid(`The search is longer than ${MAX_QUERY} characters.`);
     const { qualifiers, text } = parseQuery(q);
-    const authed = req.auth.kind === 'token';
+    const authed = auth.kind === 'token';
     const visible = (r: RepoRecord) => !r.private || authed;
 
     // repo:/org:/user: qualifiers widen the scope together; an unknown or hidden one fails the whole query.
@@ -249,7 +249,7 @@ export function searchRoutes(kit: RouteKit): Route[] {
       };
     }
     const paged = paginate(hits, req.query, kit.baseUrl, '/search/issues', { reachable: REACHABLE });
-    const c = kit.ctx(req);
+    const c = kit.ctx(auth);
     // search_type is required by GitHub's current description (it names lexical, semantic or hybrid search);
     // the fake's search is lexical. Octokit's older types do not know the member yet.
     const body: SearchResponse & { search_type: 'lexical' } = {
@@ -267,7 +267,7 @@ export function searchRoutes(kit: RouteKit): Route[] {
       rateResource: 'search',
     };
   };
-  return [[/^\/search\/issues$/, (_m, req) => search(req)]];
+  return [route('GET', '/search/issues', 'search/issues-and-pull-requests', search)];
 }
 
 /** Default "best match": score, then newest first. sort=created|updated|comments honour order (default desc). */

@@ -106,5 +106,3 @@ function requestId(): string {
 export function errorBody(status: number, message: string, documentationUrl = REST_DOCS) {
   return { message, documentation_url: documentationUrl, status: String(status) };
 }
-
-export { send } from '../../kit/server.ts';
