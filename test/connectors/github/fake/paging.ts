@@ -1,7 +1,9 @@
 // Page-number pagination as described in "Using pagination in the REST API" (docs.github.com):
 // `per_page` defaults to 30 and is silently reduced to the maximum (100) when larger; the `link` header holds
 // absolute URLs with rel prev/next/last/first (in that order, as the recorded responses show), keeps the
-// caller's query parameters with `page` last, and is omitted when every result fits on one page.
+// caller's query parameters with `page` last, and is omitted when every result fits on one page. The slice and
+// the header are the kit's (kit/paging.ts `pageNumber`, `linkHeader`).
+import { linkHeader, pageNumber } from '../../kit/paging.ts';
 
 export interface Page<T> {
   items: T[];
@@ -39,20 +41,20 @@ export function paginate<T>(
   opts: PagingOptions = {},
 ): Page<T> {
   const { perPage, page } = parsePaging(query, opts.defaultPerPage, opts.maxPerPage);
-  const reachable = Math.min(all.length, opts.reachable ?? all.length);
-  const start = (page - 1) * perPage;
-  const items = all.slice(start, Math.min(start + perPage, reachable));
-  const lastPage = Math.max(1, Math.ceil(reachable / perPage));
-
+  const reachable = opts.reachable === undefined ? all : all.slice(0, opts.reachable);
+  const { items, pages } = pageNumber(reachable, page, perPage);
   const href = (n: number) => {
     const params = new URLSearchParams(query);
     params.delete('page');
     params.append('page', String(n));
-    return `<${baseUrl}${linkPath}?${params.toString()}>`;
+    return `${baseUrl}${linkPath}?${params.toString()}`;
   };
-  const rels: string[] = [];
-  if (page > 1) rels.push(`${href(page - 1)}; rel="prev"`);
-  if (page < lastPage) rels.push(`${href(page + 1)}; rel="next"`, `${href(lastPage)}; rel="last"`);
-  if (page > 1) rels.push(`${href(1)}; rel="first"`);
-  return { items, link: rels.length === 0 ? undefined : rels.join(', ') };
+  const more = page < pages;
+  const link = linkHeader({
+    prev: page > 1 ? href(page - 1) : undefined,
+    next: more ? href(page + 1) : undefined,
+    last: more ? href(pages) : undefined,
+    first: page > 1 ? href(1) : undefined,
+  });
+  return { items, link };
 }
