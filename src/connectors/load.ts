@@ -371,6 +371,7 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   checkPathSegments(action.request.path, `${at}/request/path`, out);
   checkVariants(action, at, out);
   checkBodyTemplate(action, at, out);
+  checkQueryTemplate(action, at, out);
   checkGraphql(action, at, out);
 }
 
@@ -444,6 +445,37 @@ function checkBodyTemplate(action: ActionDefinition, at: string, out: string[]):
     if (placementOf(name, param, req) !== 'body' || templateParams(req.body).includes(name)) continue;
     const key = param.api_name ?? name;
     if (members.has(key)) out.push(`${at}/params/${name}: the body template already has a member '${key}'`);
+  }
+}
+
+/**
+ * A query template may only name query params of its action, each written into text guarded as in a body
+ * template (a part that is exactly one placeholder is the client's own text, as a search box's); a member it
+ * fills must not also be a query param's key (the URL would carry it twice).
+ */
+function checkQueryTemplate(action: ActionDefinition, at: string, out: string[]): void {
+  const req = action.request;
+  if (req.query === undefined) return;
+  const params = action.params ?? {};
+  const named = templateParams(req.query);
+  for (const name of named) {
+    const param = params[name];
+    if (param === undefined) out.push(`${at}/request/query: placeholder {${name}} is not a declared param`);
+    else if (placementOf(name, param, req) !== 'query')
+      out.push(`${at}/params/${name}/in: the query template places it, so it must be a query param`);
+  }
+  for (const name of textPlaceholders(req.query)) {
+    const param = params[name];
+    if (param?.type === 'string' && !param.pattern && !param.enum && !param.format)
+      out.push(
+        `${at}/params/${name}: the query template writes it into text, so it needs a pattern, enum or format`,
+      );
+  }
+  const members = new Set(Object.keys(req.query));
+  for (const [name, param] of Object.entries(params)) {
+    if (placementOf(name, param, req) !== 'query' || named.includes(name)) continue;
+    const key = param.api_name ?? name;
+    if (members.has(key)) out.push(`${at}/params/${name}: the query template already has a member '${key}'`);
   }
 }
 

@@ -94,8 +94,17 @@ export const RequestSchema = Type.Object(
     ]),
     /** Appended to the base URL; `{name}` placeholders are filled from path params, each URL-encoded as one segment. */
     path: Type.String({ pattern: '^/' }),
-    /** Constant query parameters sent with every request of this action. */
-    query: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String())),
+    /**
+     * Query parameters sent with every request of this action: constants, or templates with `{param}`
+     * placeholders; an array is parts sent joined by spaces, a part naming an absent param left out (a query
+     * language's clauses: `cql: ['type = page', 'and lastmodified >= "{since}"', 'order by lastmodified']`).
+     */
+    query: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1 }),
+        Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
+      ),
+    ),
     headers: Type.Optional(StringMap),
     /** May a failed attempt be sent again? Default: true for GET, PUT and DELETE; set it for a read-only POST search. */
     idempotent: Type.Optional(Type.Boolean()),

@@ -74,6 +74,31 @@ function fill(node: unknown, values: Record<string, unknown>): { value: unknown;
   return { value: node, lost: false };
 }
 
+/**
+ * Fills a query template (`request.query`): each member is a constant, a string with `{param}` placeholders, or
+ * an array of such parts sent joined by spaces (a query language's clauses: CQL, SOQL, a search box's syntax).
+ * A member whose string names an absent param is not sent; a part naming one drops out, and a member with no
+ * part left is not sent. Values are written as text (an array's items joined by commas).
+ */
+export function fillQuery(
+  template: Record<string, string | readonly string[]>,
+  values: Record<string, unknown>,
+): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [key, member] of Object.entries(template)) {
+    const filled = fill(member, values).value;
+    if (filled === ABSENT) continue;
+    out.push([key, Array.isArray(filled) ? filled.map(queryText).join(' ') : queryText(filled)]);
+  }
+  return out;
+}
+
+function queryText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(queryText).join(',');
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
 function present(values: Record<string, unknown>, name: string): boolean {
   return Object.hasOwn(values, name) && values[name] !== undefined && values[name] !== null;
 }

@@ -12,7 +12,7 @@ import {
   type RequestDefinition,
 } from '../schema.ts';
 import { placeholders, render } from '../template.ts';
-import { type BodyFormat, fillTemplate, formPairs, templateParams } from './body.ts';
+import { type BodyFormat, fillQuery, fillTemplate, formPairs, templateParams } from './body.ts';
 
 export interface BaseUrl {
   /** Without a trailing slash, so `base + '/repos/...'` keeps any base path (GitHub Enterprise's `/api/v3`). */
@@ -200,7 +200,9 @@ export function buildRequest(
   const template = req.graphql?.variables ?? req.body;
   const templated = new Set(template === undefined ? [] : templateParams(template));
   const templateValues: Record<string, unknown> = {};
-  const query: Array<[string, string]> = Object.entries(req.query ?? {});
+  // Params a query template places are written into its text, not sent under their own names.
+  const queryTemplated = queryTemplateParams(req);
+  const query: Array<[string, string]> = [];
   // Declared order, not the client's order, so the same call always produces the same URL.
   for (const [name, param] of Object.entries(declared)) {
     const value = paramValue(name, param, params);
@@ -211,6 +213,10 @@ export function buildRequest(
         pathValues[name] = scalar(value);
         break;
       case 'query':
+        if (queryTemplated?.has(name)) {
+          templateValues[name] = value;
+          break;
+        }
         // An object param: one query key per member, bracketed (`created[gte]=1700000000`).
         if (typeof value === 'object' && !Array.isArray(value)) query.push(...formPairs(value, key));
         else if (Array.isArray(value) && param.style === 'repeat')
@@ -226,6 +232,10 @@ export function buildRequest(
         break;
     }
   }
+  if (req.query !== undefined)
+    query.unshift(
+      ...(queryTemplated === undefined ? constantQuery(req.query) : fillQuery(req.query, templateValues)),
+    );
   // encodeURIComponent makes each value exactly one segment ('/' -> %2F); '.'/'..' are rejected by validation.
   const target = base.href + render(optionalTail(req.path, pathValues), pathValues, encodeURIComponent);
   let url: URL;
@@ -253,6 +263,22 @@ export function buildRequest(
     ...(hasBody ? { body: members } : {}),
     ...(req.body_format === undefined ? {} : { bodyFormat: req.body_format }),
   };
+}
+
+/** The params a request's query template names; undefined when its query is all constants (most requests). */
+const queryTemplates = new WeakMap<object, Set<string> | undefined>();
+function queryTemplateParams(req: RequestDefinition): Set<string> | undefined {
+  if (req.query === undefined) return undefined;
+  if (queryTemplates.has(req.query)) return queryTemplates.get(req.query);
+  const names = templateParams(req.query);
+  const out = names.length === 0 ? undefined : new Set(names);
+  queryTemplates.set(req.query, out);
+  return out;
+}
+
+/** A query of constants only: strings, or parts sent joined by spaces. */
+function constantQuery(query: Record<string, string | readonly string[]>): Array<[string, string]> {
+  return Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : v.join(' ')]);
 }
 
 /** `search` with `pairs` appended, serialised once (each url.searchParams.append writes the whole query back). */
