@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 export const DIRS = ['src', 'test', 'bench', 'packages', 'scripts'];
 export const EXCEPTIONS = ['scripts/reference-facts.ts'];
 const EXTENSIONS = /\.(?:ts|mts|cts|js|mjs|cjs)$/;
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'test-results', 'data', '.tmp']);
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'test-results', 'data', '.tmp', '.test-build']);
 const NOT_A_PATH = /\/\/\s*self-contained: not a path\s*$/;
 
 // A `/` after one of these (or a keyword below) starts a regular expression, after anything else it divides.

@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { BUNDLE_DIR, bundled, bundleTests } from './test-bundle.mjs';
 
 function collect(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -53,13 +54,21 @@ if (files.some((f) => f.startsWith('packages/sdk/'))) {
   }
 }
 
+// Each test file runs as its bundle (scripts/test-bundle.mjs says why); CES_TEST_TSX=1 runs the sources through
+// tsx instead (no build step; for a look at a failure whose bundle hides something).
+const BUNDLED = process.env.CES_TEST_TSX !== '1';
+if (BUNDLED && !(await bundleTests(files))) {
+  console.error(`bundling the test files into ${BUNDLE_DIR}/ (scripts/test-bundle.mjs) failed`);
+  process.exit(1);
+}
+
 // Files run side by side: most of their time is spent waiting on sockets, child processes and the database, not
 // on the CPU (2 cores here). The longest files start first, so none of them begins at the end and holds the run
 // open alone; the list is what the slowest-files report (scripts/test-slowest.mjs) shows, over a minute each.
 const CONCURRENCY = Number(process.env.CES_TEST_CONCURRENCY || 4);
-// The PostgreSQL pass shares one server (100 connections by default) among the files' pools and processes: at 4
-// side by side, one file once waited out its 300 s timeout; 2 stays clear of that.
-const PG_CONCURRENCY = Number(process.env.CES_TEST_PG_CONCURRENCY || Math.min(CONCURRENCY, 2));
+// The PostgreSQL pass runs as many side by side (CES_TEST_PG_CONCURRENCY to change it): its files share one server
+// (100 connections by default) and one database, each harness in a schema of its own.
+const PG_CONCURRENCY = Number(process.env.CES_TEST_PG_CONCURRENCY || CONCURRENCY);
 const SLOW_FIRST = [
   'test/http/bad-input-params.test.ts',
   'test/contract/postgres.test.ts',
@@ -82,8 +91,7 @@ function run(list, env, concurrency = CONCURRENCY) {
   const result = spawnSync(
     process.execPath,
     [
-      '--import',
-      'tsx',
+      ...(BUNDLED ? ['--enable-source-maps'] : ['--import', 'tsx']),
       '--test',
       '--test-reporter=tap',
       '--test-reporter-destination=stdout',
@@ -91,7 +99,7 @@ function run(list, env, concurrency = CONCURRENCY) {
       '--test-reporter-destination=stderr',
       '--test-timeout=300000',
       `--test-concurrency=${concurrency}`,
-      ...slowFirst(list),
+      ...slowFirst(list).map((f) => (BUNDLED ? bundled(f) : f)),
     ],
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } },
   );

@@ -8,7 +8,8 @@ import type { SuiteProvider } from './types.ts';
 export async function providerFor(slug: string): Promise<SuiteProvider | undefined> {
   const file = new URL(`../${slug}/suite.ts`, import.meta.url);
   if (!existsSync(fileURLToPath(file))) return undefined;
-  const mod = (await import(file.href)) as { provider?: SuiteProvider };
+  // A template import, not import(file.href): a bundler sees which files it may load (scripts/test-bundle.mjs).
+  const mod = (await import(`../${slug}/suite.ts`)) as { provider?: SuiteProvider };
   if (mod.provider === undefined) throw new Error(`${fileURLToPath(file)} exports no provider`);
   return mod.provider;
 }

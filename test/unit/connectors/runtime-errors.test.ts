@@ -35,7 +35,7 @@ describe('ConnectorRuntime errors', () => {
   let def: ConnectorDefinition;
   before(async () => {
     server = await startServer((_req, res) => respond(res));
-    rt = runtime({ acme: server.url }, { timeoutMs: 300, maxResponseBytes: 4096 });
+    rt = runtime({ acme: server.url }, { maxResponseBytes: 4096 });
     def = acme();
   });
   after(async () => {
@@ -48,10 +48,11 @@ describe('ConnectorRuntime errors', () => {
     entity = 'things',
     action = 'list',
     unparsedRecords = false,
+    definition = def,
   ) =>
     rt.execute({
       connectorId: 'c',
-      definition: def,
+      definition,
       credentials: ACME_KEY,
       config: ACME_CONFIG,
       entity,
@@ -148,8 +149,9 @@ describe('ConnectorRuntime errors', () => {
           { message: `it failed for key ${SECRET}`, code: 'E1', internal: 'do not show', token: SECRET },
           headers,
         );
+      // One attempt: the mapping of the answer, not the retries (retry.test.ts) nor how long they may take.
       await assert.rejects(
-        exec(),
+        exec({ folder: 'x' }, 'things', 'list', false, { ...def, retry: { max_attempts: 1 } }),
         expectError(code, (e) => {
           const upstream = e.extra?.upstream as { status: number; body: Record<string, unknown> };
           assert.equal(upstream.status, status);
@@ -205,10 +207,24 @@ describe('ConnectorRuntime errors', () => {
 
   it('times out slow upstreams and reports refused connections', async () => {
     respond = () => {}; // never answers
-    await assert.rejects(
-      exec(),
-      expectError('UPSTREAM_TIMEOUT', (e) => assert.match(e.message, /within 300 ms/)),
-    );
+    // A short timeout for this call only: on a loaded machine, 300 ms would turn other tests' answers into timeouts.
+    const slow = runtime({ acme: server.url }, { timeoutMs: 300 });
+    try {
+      await assert.rejects(
+        slow.execute({
+          connectorId: 'c',
+          definition: def,
+          credentials: ACME_KEY,
+          config: ACME_CONFIG,
+          entity: 'things',
+          action: 'list',
+          params: { folder: 'x' },
+        }),
+        expectError('UPSTREAM_TIMEOUT', (e) => assert.match(e.message, /within 300 ms/)),
+      );
+    } finally {
+      await slow.close();
+    }
     const closed = runtime({ acme: 'http://127.0.0.1:1' });
     try {
       await assert.rejects(
