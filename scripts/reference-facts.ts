@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { reduceCatalog } from './reference-facts/catalog.ts';
+import { reduceDiscovery } from './reference-facts/discovery.ts';
 import { reduceSdl } from './reference-facts/graphql.ts';
 import { reduceHostedRecords } from './reference-facts/hosted-records.ts';
 import { isObject, type Json, reduceOpenApi } from './reference-facts/openapi.ts';
@@ -31,7 +32,9 @@ const DEFAULT_FROM = path.resolve(ROOT, '../shared/reference');
 type Reduce =
   | { kind: 'openapi' | 'catalog'; reduce: (doc: unknown) => Json }
   | { kind: 'graphql' }
-  | { kind: 'operations' };
+  | { kind: 'operations' }
+  /** a Google API discovery document, reduced to the same operation facts (reference-facts/discovery.ts) */
+  | { kind: 'discovery' };
 
 /** Each description a test or fake reads (path under the reference folder) and where its facts go (under test/reference). */
 const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
@@ -53,6 +56,12 @@ const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
       ['zendesk-support', 'zendesk-support.openapi.yaml'],
     ] as const
   ).map(([slug, from]) => ({ from, to: `providers/${slug}.json`, as: { kind: 'operations' } as const })),
+  // Google's APIs publish discovery documents, not OpenAPI: the same facts, from their methods.
+  ...([['google-drive', 'providers/google-drive.json']] as const).map(([slug, from]) => ({
+    from,
+    to: `providers/${slug}.json`,
+    as: { kind: 'discovery' } as const,
+  })),
 ];
 
 /**
@@ -146,9 +155,10 @@ function printJson(value: Json, indent = ''): string {
 /** What the script writes for one description. */
 function factsOf(file: string, as: Reduce, from: string, to: string): string {
   if (as.kind === 'graphql') return reduceSdl(readText(file));
-  if (as.kind === 'operations') {
+  if (as.kind === 'operations' || as.kind === 'discovery') {
     const kept = operationsKept(to);
-    const facts = reduceOperations(readDocument(file), from, kept && ((key) => kept.has(key)));
+    const reduce = as.kind === 'operations' ? reduceOperations : reduceDiscovery;
+    const facts = reduce(readDocument(file), from, kept && ((key) => kept.has(key)));
     // A listed operation the description lacks is a typo, or an operation the provider dropped: either way the
     // contract would then fail the fake's route with a misleading "no path matches".
     const missing = [...(kept ?? [])].filter((key) => !(key in facts.operations));

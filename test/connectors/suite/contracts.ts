@@ -50,6 +50,11 @@ export const CONTRACTS: Record<string, Contract> = {
     ],
   },
   jira: { kind: 'openapi' },
+  // Drive's discovery document, reduced to the same facts (scripts/reference-facts/discovery.ts).
+  'google-drive': {
+    kind: 'openapi',
+    exempt: [{ route: /^POST \/token$/, reason: `oauth2.googleapis.com/token: ${TOKEN_ENDPOINT}` }],
+  },
   notion: {
     kind: 'openapi',
     gaps: [
