@@ -21,6 +21,9 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
   hubspot: { credentials: { access_token: 'pat-na1-fuzz-not-a-real-token' } },
   stripe: { credentials: { api_key: 'sk_test_fuzz_not_a_real_key' } },
   notion: { credentials: { token: 'ntn_fuzz_not_a_real_token' } },
+  confluence: {
+    credentials: { email: 'fuzz@example.com', api_token: 'confluence-fuzz-not-real', subdomain: 'fuzz' },
+  },
 };
 
 export interface AnyUpstreamHarness {
