@@ -36,8 +36,12 @@ type Reduce =
   /** a Google API discovery document, reduced to the same operation facts (reference-facts/discovery.ts) */
   | { kind: 'discovery' };
 
-/** Each description a test or fake reads (path under the reference folder) and where its facts go (under test/reference). */
-const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
+/**
+ * Each description a test or fake reads (path under the reference folder) and where its facts go (under
+ * test/reference). A provider that publishes its API as several descriptions (one per API version, each with its
+ * own paths) lists them all: their operations go into one facts file, as the fake serves them side by side.
+ */
+const FACTS: Array<{ from: string | string[]; to: string; as: Reduce }> = [
   {
     from: 'agent-api.openapi.json',
     to: 'agent-api.openapi.json',
@@ -62,6 +66,13 @@ const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
     to: `providers/${slug}.json`,
     as: { kind: 'discovery' } as const,
   })),
+  // Confluence Cloud publishes REST API v2 (/wiki/api/v2) and the older v1 (/wiki/rest/api), which still holds
+  // the audit log, groups and the current user.
+  {
+    from: ['providers/confluence-v2.json', 'providers/confluence-v1.json'],
+    to: 'providers/confluence.json',
+    as: { kind: 'operations' },
+  },
 ];
 
 /**
@@ -152,19 +163,78 @@ function printJson(value: Json, indent = ''): string {
   return `${open}\n${members.join(',\n')}\n${indent}${close}`;
 }
 
-/** What the script writes for one description. */
-function factsOf(file: string, as: Reduce, from: string, to: string): string {
+/**
+ * The operations of several descriptions as one facts file. Their paths differ (each version has its own base
+ * path); a schema name both use must mean the same shape, or the merge would silently retype one of them.
+ */
+function mergedOperations(
+  dir: string,
+  froms: readonly string[],
+  kept: ((key: string) => boolean) | undefined,
+): ReturnType<typeof reduceOperations> {
+  const parts = froms.map((from) => reduceOperations(readDocument(path.join(dir, from)), from, kept));
+  const merged: ReturnType<typeof reduceOperations> = {
+    source: froms.join(' + '),
+    ...(kept ? { subset: true as const } : {}),
+    operations: {},
+    schemas: {},
+  };
+  for (const reduced of parts) {
+    // A schema name an earlier description gave another shape is kept under the description's name
+    // (`confluence-v1:SpaceDescription`), and so are the references to it.
+    const clashes = new Set(
+      Object.entries(reduced.schemas)
+        .filter(([name, shape]) => {
+          const before = merged.schemas[name];
+          return before !== undefined && JSON.stringify(before) !== JSON.stringify(shape);
+        })
+        .map(([name]) => name),
+    );
+    const prefix = `${path.basename(reduced.source).replace(/\.[^.]+$/, '')}:`;
+    const part = renameRefs(reduced, clashes, prefix) as typeof reduced;
+    for (const [key, op] of Object.entries(part.operations)) {
+      if (key in merged.operations) throw new Error(`${part.source}: ${key} is in two descriptions`);
+      merged.operations[key] = op;
+    }
+    for (const [name, shape] of Object.entries(part.schemas))
+      merged.schemas[clashes.has(name) ? `${prefix}${name}` : name] = shape;
+  }
+  return merged;
+}
+
+/** `value` with every `{"$ref": name}` of a name in `names` pointing at `prefix + name`. */
+function renameRefs(value: unknown, names: ReadonlySet<string>, prefix: string): unknown {
+  if (names.size === 0) return value;
+  if (Array.isArray(value)) return value.map((item) => renameRefs(item, names, prefix));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key,
+      key === '$ref' && typeof member === 'string' && names.has(member)
+        ? `${prefix}${member}`
+        : renameRefs(member, names, prefix),
+    ]),
+  );
+}
+
+/** What the script writes for one description (or several, merged). */
+function factsOf(dir: string, files: readonly string[], as: Reduce, to: string): string {
+  const [first] = files;
+  if (first === undefined) throw new Error(`${to}: no description`);
+  const file = path.join(dir, first);
   if (as.kind === 'graphql') return reduceSdl(readText(file));
   if (as.kind === 'operations' || as.kind === 'discovery') {
     const kept = operationsKept(to);
+    const keep = kept && ((key: string) => kept.has(key));
     const reduce = as.kind === 'operations' ? reduceOperations : reduceDiscovery;
-    const facts = reduce(readDocument(file), from, kept && ((key) => kept.has(key)));
+    const facts =
+      files.length > 1 ? mergedOperations(dir, files, keep) : reduce(readDocument(file), first, keep);
     // A listed operation the description lacks is a typo, or an operation the provider dropped: either way the
     // contract would then fail the fake's route with a misleading "no path matches".
     const missing = [...(kept ?? [])].filter((key) => !(key in facts.operations));
     if (missing.length > 0)
       throw new Error(
-        `${to.replace(/\.json$/, '.operations.txt')} lists what ${from} lacks: ${missing.join(', ')}`,
+        `${to.replace(/\.json$/, '.operations.txt')} lists what ${files.join(' + ')} lacks: ${missing.join(', ')}`,
       );
     return `${printJson(sortKeys(facts as unknown as Json))}\n`;
   }
@@ -182,17 +252,16 @@ function main(): void {
   const from = path.resolve(values.from ?? process.env.CES_REFERENCE_DIR ?? DEFAULT_FROM);
   const outputs: Array<{ to: string; text: string; sizes: string }> = [];
   for (const fact of FACTS) {
-    const source = path.join(from, fact.from);
-    if (!existsSync(source)) {
-      console.error(`${source} is missing (pass --from DIR or set CES_REFERENCE_DIR)`);
+    const files = typeof fact.from === 'string' ? [fact.from] : fact.from;
+    const sources = files.map((file) => path.join(from, file));
+    const missing = sources.find((source) => !existsSync(source));
+    if (missing !== undefined) {
+      console.error(`${missing} is missing (pass --from DIR or set CES_REFERENCE_DIR)`);
       process.exit(1);
     }
-    const text = factsOf(source, fact.as, fact.from, fact.to);
-    outputs.push({
-      to: fact.to,
-      text,
-      sizes: `${Buffer.byteLength(readText(source))} -> ${Buffer.byteLength(text)} bytes`,
-    });
+    const text = factsOf(from, files, fact.as, fact.to);
+    const size = sources.reduce((n, source) => n + Buffer.byteLength(readText(source)), 0);
+    outputs.push({ to: fact.to, text, sizes: `${size} -> ${Buffer.byteLength(text)} bytes` });
   }
   const sdk = values['hosted-sdk'];
   if (sdk !== undefined)

@@ -194,10 +194,12 @@ function basePath(doc: JsonObject): string {
   if (typeof doc.basePath === 'string') return doc.basePath;
   const server = Array.isArray(doc.servers) ? doc.servers[0] : undefined;
   if (!isObject(server) || typeof server.url !== 'string') return '';
+  // A scheme-relative server URL (`//your-domain.atlassian.net`, Confluence v1) names a host, not a path.
+  const url = server.url.startsWith('//') ? `https:${server.url}` : server.url;
   try {
-    return new URL(server.url.replace(/\{[^}]*\}/g, 'x')).pathname;
+    return new URL(url.replace(/\{[^}]*\}/g, 'x')).pathname;
   } catch {
-    return server.url.startsWith('/') ? server.url : '';
+    return url.startsWith('/') ? url : '';
   }
 }
 

@@ -17,6 +17,10 @@ const APPLIES: Record<HookPoint, (action: string, method: string, fileUrl: boole
       : method === 'GET' || method === 'DELETE'
         ? `a ${method} request has no body`
         : null,
+  download_url: (action, _method, fileUrl) =>
+    action !== 'download' || !fileUrl
+      ? 'only a download with file_url (it reads the link found there)'
+      : null,
 };
 
 /** `registry` is the hooks/index.ts one; a test passes its own to check a module that lacks a member. */

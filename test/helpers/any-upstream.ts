@@ -29,6 +29,9 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
       client_secret: 'GOCSPX-fuzz-not-real',
     },
   },
+  confluence: {
+    credentials: { email: 'fuzz@example.com', api_token: 'confluence-fuzz-not-real', subdomain: 'fuzz' },
+  },
 };
 
 export interface AnyUpstreamHarness {

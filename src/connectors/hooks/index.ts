@@ -3,12 +3,13 @@
  * written in TypeScript only in this folder (scripts/check-provider-names.mjs).
  */
 import type { ConnectorDefinition } from '../schema.ts';
+import { confluence } from './confluence.ts';
 import { gong } from './gong.ts';
 import type { ConnectorHooks } from './types.ts';
 
 export { type ConnectorHooks, HOOK_POINTS, type HookPoint } from './types.ts';
 
-const HOOKS: Readonly<Record<string, ConnectorHooks>> = Object.freeze({ gong });
+const HOOKS: Readonly<Record<string, ConnectorHooks>> = Object.freeze({ confluence, gong });
 
 export const HOOK_NAMES: readonly string[] = Object.keys(HOOKS).sort();
 

@@ -20,12 +20,19 @@ export interface ConnectorHooks {
    * sent, from the one the params built. For a provider that names a file's URL only when asked.
    */
   downloadBody?(body: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * `download_url` (a download with `file_url`): the file's URL from the link found at `file_url` and the
+   * metadata answer it came from, for a provider whose links are relative to a base that answer itself names.
+   * What it returns is resolved against the base URL as a found link is (an absolute URL stays as it is).
+   */
+  downloadUrl?(link: string, answer: unknown): string;
 }
 
 /** The hook points a definition's `uses_hooks` may name, and the member each needs. */
-export const HOOK_POINT_NAMES = ['empty_answer', 'download_body'] as const;
+export const HOOK_POINT_NAMES = ['empty_answer', 'download_body', 'download_url'] as const;
 export type HookPoint = (typeof HOOK_POINT_NAMES)[number];
 export const HOOK_POINTS: Readonly<Record<HookPoint, keyof ConnectorHooks>> = {
   empty_answer: 'emptyAnswer',
   download_body: 'downloadBody',
+  download_url: 'downloadUrl',
 };

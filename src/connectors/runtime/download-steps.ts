@@ -36,6 +36,8 @@ export function fileUrl(
     filename?: string[] | undefined;
     content_type?: string[] | undefined;
   },
+  /** the `download_url` hook: the URL of the link found, from the answer it came in */
+  linkUrl?: (link: string, answer: unknown) => string,
 ): FoundFile {
   const paths = isPathList(at.file_url) ? at.file_url : [at.file_url ?? []];
   const found = paths.map((path) => atPath(body, path)).find((v) => v !== undefined && v !== null);
@@ -48,7 +50,7 @@ export function fileUrl(
   }
   let url: URL;
   try {
-    url = new URL(found, `${base.href}/`);
+    url = new URL(linkUrl === undefined ? found : linkUrl(found, body), `${base.href}/`);
   } catch {
     throw new DomainError(
       'UPSTREAM_BAD_RESPONSE',

@@ -480,7 +480,10 @@ export class ConnectorRuntime {
         entity: resolved.entity.name,
         action: 'download',
       });
-      let found = fileUrl(def.name, operation, base, body, options);
+      const linkUrl = resolved.action.uses_hooks?.includes('download_url')
+        ? hooksOf(def).downloadUrl
+        : undefined;
+      let found = fileUrl(def.name, operation, base, body, options, linkUrl);
       if (options.follow) {
         // The first URL answers JSON that names the file; fetched like the file would be (credentials only
         // on the declared origins), but buffered and parsed.

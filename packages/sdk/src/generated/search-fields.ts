@@ -4,6 +4,65 @@
  * connector type slug and entity: `searchQuery<SearchFields['github']['issues']>()`.
  */
 export type SearchFields = {
+  confluence: {
+    pages: {
+      id: 'string';
+      title: 'string';
+      status: 'string';
+      spaceId: 'string';
+      parentId: 'string';
+      authorId: 'string';
+      ownerId: 'string';
+      createdAt: 'timestamp';
+      'version.createdAt': 'timestamp';
+      'version.number': 'integer';
+      'version.authorId': 'string';
+      'body.storage.value': 'text';
+      '_links.webui': 'string';
+    };
+    blog_posts: {
+      id: 'string';
+      title: 'string';
+      status: 'string';
+      spaceId: 'string';
+      authorId: 'string';
+      createdAt: 'timestamp';
+      'version.createdAt': 'timestamp';
+      'version.number': 'integer';
+      'version.authorId': 'string';
+      'body.storage.value': 'text';
+      '_links.webui': 'string';
+    };
+    spaces: {
+      id: 'string';
+      key: 'string';
+      name: 'string';
+      type: 'string';
+      status: 'string';
+      authorId: 'string';
+      createdAt: 'timestamp';
+      homepageId: 'string';
+      'description.plain.value': 'text';
+    };
+    groups: {
+      id: 'string';
+      name: 'string';
+      type: 'string';
+    };
+    audit: {
+      creationDate: 'timestamp';
+      summary: 'string';
+      description: 'text';
+      category: 'string';
+      'author.displayName': 'string';
+      'author.accountId': 'string';
+      remoteAddress: 'string';
+      'affectedObject.name': 'string';
+      'affectedObject.objectType': 'string';
+      sysAdmin: 'boolean';
+      changedValues: { properties: { name: 'string'; newValue: 'string' } };
+    };
+  };
   github: {
     repositories: {
       id: 'string';
