@@ -45,6 +45,7 @@ const FACTS: Array<{ from: string; to: string; as: Reduce }> = [
   // The descriptions the provider fakes follow, for their contract (test/connectors/kit/contract.ts).
   ...(
     [
+      ['asana', 'providers/asana.yaml'],
       ['github', 'providers/github.json'],
       ['jira', 'providers/jira.json'],
       ['notion', 'providers/notion.json'],
