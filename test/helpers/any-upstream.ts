@@ -21,6 +21,7 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
   hubspot: { credentials: { access_token: 'pat-na1-fuzz-not-a-real-token' } },
   stripe: { credentials: { api_key: 'sk_test_fuzz_not_a_real_key' } },
   notion: { credentials: { token: 'ntn_fuzz_not_a_real_token' } },
+  asana: { credentials: { personal_access_token: '2/1/2:fuzz_not_a_real_token' } },
 };
 
 export interface AnyUpstreamHarness {

@@ -454,6 +454,7 @@ describe('authorization load-time checks', () => {
 describe('the shipped definitions', () => {
   // Where each provider documents its consent page, and how it wants scopes and PKCE (see each YAML's comment).
   const EXPECTED: Record<string, { endpoint: string; separator: string; pkce: boolean }> = {
+    asana: { endpoint: 'https://app.asana.com/-/oauth_authorize', separator: ' ', pkce: true },
     gong: { endpoint: 'https://app.gong.io/oauth2/authorize', separator: ' ', pkce: false },
     hubspot: { endpoint: 'https://app.hubspot.com/oauth/authorize', separator: ' ', pkce: false },
     linear: { endpoint: 'https://linear.app/oauth/authorize', separator: ',', pkce: true },
