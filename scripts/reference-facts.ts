@@ -52,6 +52,7 @@ const FACTS: Array<{ from: string | string[]; to: string; as: Reduce }> = [
   // The descriptions the provider fakes follow, for their contract (test/connectors/kit/contract.ts).
   ...(
     [
+      ['asana', 'providers/asana.yaml'],
       ['github', 'providers/github.json'],
       ['jira', 'providers/jira.json'],
       ['notion', 'providers/notion.json'],

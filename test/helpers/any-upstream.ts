@@ -32,6 +32,7 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
   confluence: {
     credentials: { email: 'fuzz@example.com', api_token: 'confluence-fuzz-not-real', subdomain: 'fuzz' },
   },
+  asana: { credentials: { personal_access_token: '2/1/2:fuzz_not_a_real_token' } },
 };
 
 export interface AnyUpstreamHarness {

@@ -22,6 +22,7 @@ import { exchange, type RawAnswer } from '../helpers/raw-http.ts';
 /** Each connector type's check operation, from the SDK's connectors/<name>/connector_model.py (preferred_for_check). */
 const CHECKS: Record<string, { entity: string; action: 'list' }> = {
   confluence: { entity: 'spaces', action: 'list' },
+  asana: { entity: 'workspaces', action: 'list' },
   github: { entity: 'repositories', action: 'list' },
   gong: { entity: 'users', action: 'list' },
   hubspot: { entity: 'contacts', action: 'list' },

@@ -26,6 +26,22 @@ const TOKEN_ENDPOINT = 'the OAuth token endpoint, not a route of the API referen
 const DOWNLOAD_HOST = 'a download host the API answers with (a signed URL), not a route of the described API';
 
 export const CONTRACTS: Record<string, Contract> = {
+  asana: {
+    kind: 'openapi',
+    // Asana answers null for an unset relation its description types as an object without marking it nullable
+    // (a task's `assignee` and `parent`, a list's `next_page` on its last page: developers.asana.com/docs/pagination).
+    nullsUnmarked: true,
+    exempt: [{ route: /^POST \/-\/oauth_token$/, reason: TOKEN_ENDPOINT }],
+    gaps: [
+      {
+        violation:
+          /\(as GET \/api\/1\.0\/workspaces\/\{workspace_gid\}\/tasks\/search\): query parameter limit is not declared/,
+        reason:
+          "Asana's reference (Search tasks in a workspace, Pagination) says page sizes are set by the `limit` query " +
+          'parameter, at most 100; the published description does not list it',
+      },
+    ],
+  },
   github: {
     kind: 'openapi',
     multiSegmentParams: ['ref', 'path'],

@@ -454,6 +454,7 @@ describe('authorization load-time checks', () => {
 describe('the shipped definitions', () => {
   // Where each provider documents its consent page, and how it wants scopes and PKCE (see each YAML's comment).
   const EXPECTED: Record<string, { endpoint: string; separator: string; pkce: boolean }> = {
+    asana: { endpoint: 'https://app.asana.com/-/oauth_authorize', separator: ' ', pkce: true },
     gong: { endpoint: 'https://app.gong.io/oauth2/authorize', separator: ' ', pkce: false },
     'google-drive': { endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', separator: ' ', pkce: false },
     hubspot: { endpoint: 'https://app.hubspot.com/oauth/authorize', separator: ' ', pkce: false },

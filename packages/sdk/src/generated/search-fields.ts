@@ -4,6 +4,89 @@
  * connector type slug and entity: `searchQuery<SearchFields['github']['issues']>()`.
  */
 export type SearchFields = {
+  asana: {
+    workspaces: {
+      gid: 'string';
+      name: 'string';
+      is_organization: 'boolean';
+      email_domains: { items: 'string' };
+    };
+    users: {
+      gid: 'string';
+      name: 'string';
+      email: 'string';
+      workspaces: { properties: { gid: 'string'; name: 'string' } };
+    };
+    teams: {
+      gid: 'string';
+      name: 'string';
+      description: 'text';
+      'organization.gid': 'string';
+      visibility: 'string';
+      permalink_url: 'string';
+    };
+    projects: {
+      gid: 'string';
+      name: 'string';
+      notes: 'text';
+      archived: 'boolean';
+      color: 'string';
+      created_at: 'timestamp';
+      modified_at: 'timestamp';
+      due_on: 'string';
+      'owner.gid': 'string';
+      'team.gid': 'string';
+      'workspace.gid': 'string';
+      permalink_url: 'string';
+    };
+    sections: {
+      gid: 'string';
+      name: 'string';
+      created_at: 'timestamp';
+      'project.gid': 'string';
+      'project.name': 'string';
+    };
+    tasks: {
+      gid: 'string';
+      name: 'string';
+      notes: 'text';
+      completed: 'boolean';
+      completed_at: 'timestamp';
+      'assignee.gid': 'string';
+      'assignee.name': 'string';
+      due_on: 'string';
+      due_at: 'timestamp';
+      start_on: 'string';
+      created_at: 'timestamp';
+      modified_at: 'timestamp';
+      resource_subtype: 'string';
+      'parent.gid': 'string';
+      projects: { properties: { gid: 'string'; name: 'string' } };
+      tags: { properties: { gid: 'string'; name: 'string' } };
+      'workspace.gid': 'string';
+      num_subtasks: 'integer';
+      permalink_url: 'string';
+    };
+    tags: {
+      gid: 'string';
+      name: 'string';
+      color: 'string';
+      notes: 'text';
+      created_at: 'timestamp';
+      'workspace.gid': 'string';
+    };
+    attachments: {
+      gid: 'string';
+      name: 'string';
+      resource_subtype: 'string';
+      host: 'string';
+      size: 'integer';
+      created_at: 'timestamp';
+      'parent.gid': 'string';
+      'parent.name': 'string';
+      permanent_url: 'string';
+    };
+  };
   confluence: {
     pages: {
       id: 'string';
