@@ -25,7 +25,9 @@ test("the store's introspection sees its own schema's tables and nothing of the 
   const pool = new pg.Pool({ connectionString: db.url, options: `-c search_path=${schema}` });
   const kysely = new Kysely<unknown>({ dialect: new SchemaPostgresDialect({ pool }, schema) });
   try {
-    await other.query('CREATE SCHEMA neighbour; CREATE TABLE neighbour.kysely_migration (id serial PRIMARY KEY)');
+    await other.query(
+      'CREATE SCHEMA neighbour; CREATE TABLE neighbour.kysely_migration (id serial PRIMARY KEY)',
+    );
     const { store, applied } = await openPostgresStore({ url: db.url, schema, migrate: true });
     await store.close();
     assert.ok(applied.length > 0, 'the migrations were applied in a database that has another schema');

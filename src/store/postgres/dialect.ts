@@ -45,7 +45,12 @@ class SchemaIntrospector implements DatabaseIntrospector {
       FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = ${this.schema} AND c.relkind IN ('r', 'p', 'v', 'm')
       ORDER BY c.relname`.execute(this.db);
-    return rows.map((r) => ({ name: r.name, schema: this.schema, isView: r.kind === 'v' || r.kind === 'm', columns: [] }));
+    return rows.map((r) => ({
+      name: r.name,
+      schema: this.schema,
+      isView: r.kind === 'v' || r.kind === 'm',
+      columns: [],
+    }));
   }
 
   async getMetadata(): Promise<DatabaseMetadata> {

@@ -4,8 +4,8 @@ import type { Store } from '../port.ts';
 import type { Database } from '../schema.ts';
 import { type ChangeFeedReport, PostgresChanges } from './changes.ts';
 import { openPool, type PostgresTarget } from './connection.ts';
-import { SchemaPostgresDialect } from './dialect.ts';
 import { PostgresContextStore } from './context-store.ts';
+import { SchemaPostgresDialect } from './dialect.ts';
 import { advisoryExclusive, sharedRateBuckets, sharedSlots } from './locks.ts';
 import { postgresMigrations } from './migrations/index.ts';
 
