@@ -21,6 +21,10 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
   hubspot: { credentials: { access_token: 'pat-na1-fuzz-not-a-real-token' } },
   stripe: { credentials: { api_key: 'sk_test_fuzz_not_a_real_key' } },
   notion: { credentials: { token: 'ntn_fuzz_not_a_real_token' } },
+  shopify: {
+    credentials: { api_password: 'shpat_fuzz_not_a_real_token' },
+    replication_config: { shop: 'fuzz' },
+  },
 };
 
 export interface AnyUpstreamHarness {
