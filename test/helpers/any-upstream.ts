@@ -22,7 +22,7 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
   stripe: { credentials: { api_key: 'sk_test_fuzz_not_a_real_key' } },
   notion: { credentials: { token: 'ntn_fuzz_not_a_real_token' } },
   shopify: {
-    credentials: { api_password: 'shpat_fuzz_not_a_real_token' },
+    credentials: { api_key: 'shpat_fuzz_not_a_real_token' },
     replication_config: { shop: 'fuzz' },
   },
 };

@@ -29,7 +29,6 @@ const CHECKS: Record<string, { entity: string; action: 'list' }> = {
   notion: { entity: 'users', action: 'list' },
   slack: { entity: 'users', action: 'list' },
   stripe: { entity: 'customers', action: 'list' },
-  // Shopify's connector_model.py is not among the SDK files kept here: its customers list stands in.
   shopify: { entity: 'customers', action: 'list' },
   'zendesk-support': { entity: 'tickets', action: 'list' },
 };

@@ -12,7 +12,7 @@ export const provider: SuiteProvider = {
       env: { CES_UPSTREAM_OVERRIDES: JSON.stringify({ shopify: fake.url }) },
       connector: {
         connector_type: 'shopify',
-        credentials: { api_password: SHOPIFY_FAKE_TOKEN },
+        credentials: { api_key: SHOPIFY_FAKE_TOKEN },
         replication_config: { shop: SHOPIFY_FAKE_SHOP },
       },
       cases: shopifyCases(fake.data),
