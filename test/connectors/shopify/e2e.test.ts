@@ -231,3 +231,33 @@ describe('Shopify in the Context Store', () => {
     assert.deepEqual(fake.unhandled, []);
   });
 });
+
+describe("Shopify's leaky bucket and the definition's rate_limit", () => {
+  let fake: ShopifyFake;
+  let h: Harness;
+  let api: ConnectorApi;
+
+  before(async () => {
+    // Shopify's standard bucket: 40 requests, draining 2 a second; ces keeps the definition's own limit here.
+    fake = await startShopifyFake({ rateLimit: { capacity: 40, leakPerSecond: 2 } });
+    let token: string;
+    ({ h, token } = await startWithFake('shopify', fake.url, { CES_RATE_LIMIT_OVERRIDES: '{}' }));
+    const res = await createShopify(h, token, { api_key: SHOPIFY_FAKE_TOKEN });
+    assert.equal(res.status, 200, res.body);
+    api = connectorApi(h, token, res.json.id);
+  });
+  after(() => closeAll(h, fake));
+
+  test('a burst past the bucket is held back by ces: Shopify never answers 429', async () => {
+    const before = fake.requests.length;
+    // 44 reads at once: the 36 of ces's bucket at once, the rest paced at 2 a second (about 4 s).
+    const answers = await Promise.all(Array.from({ length: 44 }, () => api.exec('shop', 'get')));
+    for (const res of answers) assert.equal(res.status, 200, res.body);
+    const statuses = fake.requests.slice(before).map((r) => r.response?.status);
+    assert.equal(statuses.length, 44);
+    assert.ok(
+      statuses.every((s) => s === 200),
+      `Shopify answered ${statuses.join(',')}`,
+    );
+  });
+});
