@@ -33,6 +33,10 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
     credentials: { email: 'fuzz@example.com', api_token: 'confluence-fuzz-not-real', subdomain: 'fuzz' },
   },
   asana: { credentials: { personal_access_token: '2/1/2:fuzz_not_a_real_token' } },
+  shopify: {
+    credentials: { api_key: 'shpat_fuzz_not_a_real_token' },
+    replication_config: { shop: 'fuzz' },
+  },
 };
 
 export interface AnyUpstreamHarness {

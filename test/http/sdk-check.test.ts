@@ -31,6 +31,7 @@ const CHECKS: Record<string, { entity: string; action: 'list' }> = {
   notion: { entity: 'users', action: 'list' },
   slack: { entity: 'users', action: 'list' },
   stripe: { entity: 'customers', action: 'list' },
+  shopify: { entity: 'customers', action: 'list' },
   'zendesk-support': { entity: 'tickets', action: 'list' },
 };
 

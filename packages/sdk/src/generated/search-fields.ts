@@ -798,6 +798,301 @@ export type SearchFields = {
       'bot.workspace_name': 'string';
     };
   };
+  shopify: {
+    abandoned_checkouts: {
+      id: 'integer';
+      token: 'string';
+      email: 'string';
+      abandoned_checkout_url: 'string';
+      total_price: 'string';
+      currency: 'string';
+      'customer.id': 'integer';
+      completed_at: 'timestamp';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    collects: {
+      id: 'integer';
+      collection_id: 'integer';
+      product_id: 'integer';
+      position: 'integer';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    countries: {
+      id: 'integer';
+      code: 'string';
+      name: 'string';
+      tax_name: 'string';
+      tax: 'number';
+      provinces: { properties: { code: 'string'; name: 'string' } };
+    };
+    custom_collections: {
+      id: 'integer';
+      title: 'string';
+      handle: 'string';
+      body_html: 'text';
+      sort_order: 'string';
+      published_scope: 'string';
+      published_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    customers: {
+      id: 'integer';
+      email: 'string';
+      first_name: 'string';
+      last_name: 'string';
+      phone: 'string';
+      state: 'string';
+      verified_email: 'boolean';
+      tags: 'string';
+      note: 'text';
+      currency: 'string';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    discount_codes: {
+      id: 'integer';
+      code: 'string';
+      price_rule_id: 'integer';
+      usage_count: 'integer';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    draft_orders: {
+      id: 'integer';
+      name: 'string';
+      email: 'string';
+      status: 'string';
+      order_id: 'integer';
+      total_price: 'string';
+      currency: 'string';
+      note: 'text';
+      'customer.id': 'integer';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    fulfillment_orders: {
+      id: 'integer';
+      order_id: 'integer';
+      assigned_location_id: 'integer';
+      status: 'string';
+      request_status: 'string';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    fulfillments: {
+      id: 'integer';
+      order_id: 'integer';
+      status: 'string';
+      shipment_status: 'string';
+      tracking_company: 'string';
+      tracking_number: 'string';
+      location_id: 'integer';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    inventory_items: {
+      id: 'integer';
+      sku: 'string';
+      cost: 'string';
+      tracked: 'boolean';
+      requires_shipping: 'boolean';
+      country_code_of_origin: 'string';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    inventory_levels: {
+      inventory_item_id: 'integer';
+      location_id: 'integer';
+      available: 'integer';
+      updated_at: 'timestamp';
+    };
+    locations: {
+      id: 'integer';
+      name: 'string';
+      active: 'boolean';
+      city: 'string';
+      country_code: 'string';
+      province_code: 'string';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_customers: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_draft_orders: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_locations: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_orders: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_product_images: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_product_variants: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_products: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_shops: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    metafield_smart_collections: {
+      id: 'integer';
+      namespace: 'string';
+      key: 'string';
+      value: 'text';
+      type: 'string';
+      owner_id: 'integer';
+      owner_resource: 'string';
+      description: 'text';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    order_refunds: {
+      id: 'integer';
+      order_id: 'integer';
+      note: 'text';
+      user_id: 'integer';
+      created_at: 'timestamp';
+      processed_at: 'timestamp';
+    };
+    price_rules: {
+      id: 'integer';
+      title: 'string';
+      value_type: 'string';
+      value: 'string';
+      target_type: 'string';
+      allocation_method: 'string';
+      starts_at: 'timestamp';
+      ends_at: 'timestamp';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    product_images: {
+      id: 'integer';
+      product_id: 'integer';
+      position: 'integer';
+      alt: 'text';
+      src: 'string';
+      width: 'integer';
+      height: 'integer';
+      variant_ids: { items: 'integer' };
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    product_variants: {
+      id: 'integer';
+      product_id: 'integer';
+      title: 'string';
+      sku: 'string';
+      price: 'string';
+      barcode: 'string';
+      inventory_item_id: 'integer';
+      inventory_quantity: 'integer';
+      position: 'integer';
+      created_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    smart_collections: {
+      id: 'integer';
+      title: 'string';
+      handle: 'string';
+      body_html: 'text';
+      sort_order: 'string';
+      published_scope: 'string';
+      published_at: 'timestamp';
+      updated_at: 'timestamp';
+    };
+    tender_transactions: {
+      id: 'integer';
+      order_id: 'integer';
+      amount: 'string';
+      currency: 'string';
+      payment_method: 'string';
+      remote_reference: 'string';
+      test: 'boolean';
+      user_id: 'integer';
+      processed_at: 'timestamp';
+    };
+  };
   slack: {
     channels: {
       id: 'string';
