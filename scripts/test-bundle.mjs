@@ -16,19 +16,43 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const BUNDLE_DIR = '.test-build';
+/**
+ * Bundles live in .test-build/<pid>/, one directory per run, removed when it ends: runs side by side in one
+ * checkout (a full one and a targeted one) never read each other's.
+ */
+export const BUNDLES = '.test-build';
+export const BUNDLE_DIR = path.join(BUNDLES, String(process.pid));
 
 /** The bundle of a test file (a path from the root), as a path from the root. */
 export function bundled(file) {
   return path.join(BUNDLE_DIR, file.replace(/\.ts$/, '.mjs'));
 }
 
-/** The test file a bundle (or a path printed for it) stands for. */
+/** The test file a bundle (or a path printed for it) stands for, whichever run made it. */
 export function unbundled(file) {
   const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
-  return rel.startsWith(`${BUNDLE_DIR}${path.sep}`)
-    ? rel.slice(BUNDLE_DIR.length + 1).replace(/\.mjs$/, '.ts')
-    : rel;
+  const [top, run, ...rest] = rel.split(path.sep);
+  return top === BUNDLES && /^\d+$/.test(run ?? '') ? rest.join(path.sep).replace(/\.mjs$/, '.ts') : rel;
+}
+
+/** Removes this run's bundles, and those of runs that ended without removing theirs. */
+export function removeBundles() {
+  const all = path.join(root, BUNDLES);
+  if (!fs.existsSync(all)) return;
+  for (const name of fs.readdirSync(all)) {
+    const pid = Number(name);
+    if (pid === process.pid || !Number.isInteger(pid) || !alive(pid))
+      fs.rmSync(path.join(all, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
 }
 
 /**
@@ -70,8 +94,8 @@ const ownPlaces = {
 /** Bundles `files` (paths from the root); false when esbuild failed (it printed why). */
 export async function bundleTests(files) {
   const esbuild = await import('esbuild');
+  removeBundles();
   const out = path.join(root, BUNDLE_DIR);
-  fs.rmSync(out, { recursive: true, force: true });
   try {
     await esbuild.build({
       absWorkingDir: root,

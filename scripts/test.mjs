@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_DIR, bundled, bundleTests } from './test-bundle.mjs';
+import { BUNDLE_DIR, bundled, bundleTests, removeBundles } from './test-bundle.mjs';
 
 function collect(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -57,9 +57,12 @@ if (files.some((f) => f.startsWith('packages/sdk/'))) {
 // Each test file runs as its bundle (scripts/test-bundle.mjs says why); CES_TEST_TSX=1 runs the sources through
 // tsx instead (no build step; for a look at a failure whose bundle hides something).
 const BUNDLED = process.env.CES_TEST_TSX !== '1';
-if (BUNDLED && !(await bundleTests(files))) {
-  console.error(`bundling the test files into ${BUNDLE_DIR}/ (scripts/test-bundle.mjs) failed`);
-  process.exit(1);
+if (BUNDLED) {
+  process.on('exit', removeBundles);
+  if (!(await bundleTests(files))) {
+    console.error(`bundling the test files into ${BUNDLE_DIR}/ (scripts/test-bundle.mjs) failed`);
+    process.exit(1);
+  }
 }
 
 // Files run side by side: most of their time is spent waiting on sockets, child processes and the database, not

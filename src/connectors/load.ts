@@ -34,8 +34,11 @@ function validator() {
   return compiled;
 }
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-/** Param names may also hold inner hyphens, as some providers' query names do (Gong's `manager-id`). */
-const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$/;
+/**
+ * Param names may also hold inner hyphens and dots, as some providers' query names do (Gong's `manager-id`,
+ * Asana's search filters `assignee.any`, `modified_at.after`); neither can be a `{placeholder}`.
+ */
+const PARAM_NAME = /^[A-Za-z][A-Za-z0-9_]*([-.][A-Za-z0-9_]+)*$/;
 /** RFC 9110 token: what an HTTP header name may be. */
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Param names the runtime itself interprets. */
