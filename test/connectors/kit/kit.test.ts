@@ -149,7 +149,7 @@ describe('kit token endpoint', () => {
 });
 
 describe('kit router and rate limit', () => {
-  it('matches a literal segment before a parameter, whatever the order', () => {
+  it('matches a literal segment before a parameter, whatever the order or spelling', () => {
     const router = new Router([
       {
         method: 'GET',
@@ -166,6 +166,16 @@ describe('kit router and rate limit', () => {
     ]);
     assert.equal(router.match('GET', '/v2/calls/extensive')?.route.operation, 'listCallsExtensive');
     assert.deepEqual(router.match('GET', '/v2/calls/a%2Fb')?.params, { id: 'a/b' });
+    assert.equal(
+      router.match('GET', '/v2/calls/ext%65nsive')?.route.operation,
+      'listCallsExtensive',
+      'an encoded unreserved character is the same path (RFC 3986 6.2.2.2)',
+    );
+    assert.equal(
+      router.match('GET', '/v2/c%61lls%2Fextensive'),
+      undefined,
+      'an encoded / is not a separator',
+    );
     assert.equal(router.match('POST', '/v2/calls/1'), undefined);
     assert.equal(router.knowsPath('/v2/calls/1'), true);
   });
