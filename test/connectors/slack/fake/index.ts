@@ -18,23 +18,8 @@
 //      the method                                                     → its answer (+ warning / response_metadata.warnings)
 //                                                                        (context.ts methodRoutes)
 // Every answer carries an x-slack-req-id.
-// Methods (GET or POST /api/<method>; reference operation in brackets):
-//   auth.test [auth_test]                         routes-users-files.ts
-//   conversations.list [conversations_list]       routes-channels.ts   cursor (`team:` + next channel id)
-//   conversations.info [conversations_info]       routes-channels.ts
-//   conversations.create / rename / archive / invite / kick / setPurpose / setTopic
-//     [conversations_create, _rename, _archive, _invite, _kick, _setPurpose, _setTopic]   routes-channels.ts
-//   conversations.history [conversations_history] routes-history.ts    cursor (`next_ts:`) + has_more, oldest/latest/inclusive
-//   conversations.replies [conversations_replies] routes-history.ts    cursor (`next_ts:`) + has_more, oldest/latest/inclusive
-//   users.list [users_list]                       routes-users-files.ts cursor (`user:` + next user id)
-//   users.info [users_info]                       routes-users-files.ts
-//   chat.postMessage / update / delete / postEphemeral / scheduleMessage
-//     [chat_postMessage, chat_update, chat_delete, chat_postEphemeral, chat_scheduleMessage]  routes-chat.ts
-//   reactions.add / remove [reactions_add, reactions_remove], pins.add [pins_add]             routes-chat.ts
-//   bookmarks.add [docs.slack.dev bookmarks.add; not in slack.json]                           routes-chat.ts
-//   files.list [files_list]                       routes-users-files.ts page/count paging
-//   files.info [files_info]                       routes-users-files.ts
-//   oauth.v2.access [oauth_v2_access]             oauth.ts on kit/token.ts
+// Methods: the tables of routes-*.ts (auth/users/files, channels, history, chat), each method naming the
+// slack.json operationId it follows (bookmarks.add: its docs.slack.dev page); oauth.v2.access: oauth.ts.
 // Cursor lists page by the client's `limit` (Slack's max 1000, 999 for history) or `pageSize` (default 10);
 // files.list by `count`, default `pageSize`. Dataset: dataset.ts.
 import { type Fault, faultAnswer } from '../../kit/errors.ts';
