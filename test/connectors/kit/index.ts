@@ -3,12 +3,15 @@
 // routes and its envelopes; startFake answers every request in one order:
 //   1. a fault injected with failNext (matching path prefix)   → the fault (default body: errors.body(status));
 //      a hang answers nothing, a reset cuts whatever answer follows after its bytes
-//   2. the token endpoint's path and method                    → the token endpoint (token.ts), after tokenDelayMs
+//   2. the token endpoint's path and method                    → the token endpoint (token.ts), after tokenDelayMs;
+//      its path with another method is unserved (8.)
 //   3. a path one of `publicRoutes` serves                     → its answer, with no credentials asked (a
 //                                                                 download host); another method is unserved (8.)
 //   4. authenticate(request) refuses                           → its answer (the provider's 401); with
 //      `routeFirst`, a path no route serves is answered (8.) before this step
-//   5. the rate limit, when the test enabled it                → errors.rateLimited(wait)
+//   5. the rate limit, when the test enabled it                → errors.rateLimited(wait); then `budget`, the
+//                                                                 provider's own limits: its refusal, or headers
+//                                                                 every answer of 6.–8. carries
 //   6. before(request, ctx) answers                            → its answer (version headers, body checks,
 //                                                                 recorded answers replayed...)
 //   7. a route of the router                                   → its answer
@@ -72,6 +75,13 @@ export interface FakeOptions<Ctx> {
   };
   /** off unless `enabled` (see errors.ts) */
   rateLimit?: RateLimitOptions;
+  /**
+   * The provider's own limits where one bucket does not say it (several windows, kinds of request, a budget
+   * reported on every answer): counted once per authenticated request, after `rateLimit`. `refuse` is its
+   * answer to a spent budget; otherwise `headers` go on the answer of `before`, the route or the 404/405
+   * (the answer's own headers win).
+   */
+  budget?(recorded: RecordedRequest, ctx: Ctx): { refuse: Answer } | { headers: Record<string, string> };
   /** a path no route serves is refused before authentication, as providers that 404 whoever asks */
   routeFirst?: boolean;
   /** checks every authenticated request passes before its route (e.g. a required version header) */
@@ -90,7 +100,7 @@ export interface Fake<F extends InjectedFault = InjectedFault> {
   unhandled: RecordedRequest[];
   /** the next matching request(s) get this answer instead */
   failNext(fault: F): void;
-  /** requests to the token endpoint */
+  /** requests to the token endpoint's path (whatever their method) */
   tokenRequests(): RecordedRequest[];
   router: Router<unknown>;
   server: RecordingServer;
@@ -109,7 +119,8 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
 
   const unserved = (recorded: RecordedRequest): Answer => {
     const { pathname } = new URL(recorded.path, 'http://fake.invalid');
-    const answer = (router.knowsPath(pathname) ? opts.errors.methodNotAllowed?.(recorded) : undefined) ??
+    const served = router.knowsPath(pathname) || pathname === token?.path;
+    const answer = (served ? opts.errors.methodNotAllowed?.(recorded) : undefined) ??
       opts.errors.notFound?.(recorded) ?? { status: 404, body: opts.errors.body(404) };
     return { ...answer, unhandled: true };
   };
@@ -125,6 +136,7 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
     }
     if (token?.serves(recorded) === true) return token.token(recorded);
     const { pathname } = new URL(recorded.path, 'http://fake.invalid');
+    if (pathname === token?.path) return unserved(recorded);
     if (open.knowsPath(pathname)) return open.handle(recorded, undefined) ?? unserved(recorded);
     if (opts.routeFirst === true && router.match(recorded.method, pathname) === undefined)
       return unserved(recorded);
@@ -140,9 +152,10 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
           body: opts.errors.body(429),
         }
       );
-    const early = opts.before?.(recorded, ctx);
-    if (early !== undefined) return early;
-    return router.handle(recorded, ctx) ?? unserved(recorded);
+    const spent = opts.budget?.(recorded, ctx);
+    if (spent !== undefined && 'refuse' in spent) return spent.refuse;
+    const answer = opts.before?.(recorded, ctx) ?? router.handle(recorded, ctx) ?? unserved(recorded);
+    return spent === undefined ? answer : { ...answer, headers: { ...spent.headers, ...answer.headers } };
   };
 
   const server = await startRecordingServer(
@@ -164,7 +177,8 @@ export async function startFake<Ctx>(opts: FakeOptions<Ctx>): Promise<Fake> {
     requests,
     unhandled,
     failNext: (fault) => faults.push(fault),
-    tokenRequests: () => requests.filter((r) => token?.serves(r) === true),
+    tokenRequests: () =>
+      requests.filter((r) => new URL(r.path, 'http://fake.invalid').pathname === token?.path),
     router: router as Router<unknown>,
     server,
     close: () => server.close(),

@@ -1,6 +1,7 @@
 // The kit's own behaviour, on real definitions: the token endpoint takes what the definition declares and
 // refuses the rest, the router prefers literal segments, the rate limit stays off unless a test enables it, and
-// startFake's public routes, streamed answers and socket faults (hang, reset after some bytes).
+// startFake's public routes, streamed answers, socket faults (hang, reset after some bytes), the token path's
+// other methods and a provider's own budget.
 import assert from 'node:assert/strict';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
@@ -148,7 +149,7 @@ describe('kit token endpoint', () => {
 });
 
 describe('kit router and rate limit', () => {
-  it('matches a literal segment before a parameter, whatever the order', () => {
+  it('matches a literal segment before a parameter, whatever the order or spelling', () => {
     const router = new Router([
       {
         method: 'GET',
@@ -165,6 +166,16 @@ describe('kit router and rate limit', () => {
     ]);
     assert.equal(router.match('GET', '/v2/calls/extensive')?.route.operation, 'listCallsExtensive');
     assert.deepEqual(router.match('GET', '/v2/calls/a%2Fb')?.params, { id: 'a/b' });
+    assert.equal(
+      router.match('GET', '/v2/calls/ext%65nsive')?.route.operation,
+      'listCallsExtensive',
+      'an encoded unreserved character is the same path (RFC 3986 6.2.2.2)',
+    );
+    assert.equal(
+      router.match('GET', '/v2/c%61lls%2Fextensive'),
+      undefined,
+      'an encoded / is not a separator',
+    );
     assert.equal(router.match('POST', '/v2/calls/1'), undefined);
     assert.equal(router.knowsPath('/v2/calls/1'), true);
   });
@@ -243,6 +254,73 @@ describe('kit startFake', () => {
         ['GET /v2/elsewhere', 'DELETE /v2/things/7', 'GET /v2/things/unknown-field'],
       );
       assert.equal(fake.requests.length, 6);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('kit startFake: the token path and a provider budget', () => {
+  it("answers the token path's other methods as unserved, and puts the budget's headers on what follows it", async () => {
+    const { token } = endpoint('gong');
+    let left = 3;
+    const fake = await startFake<{ who: string }>({
+      definition: loadDefinition('gong'),
+      token,
+      routes: [
+        {
+          method: 'GET',
+          path: '/v2/things',
+          operation: 'listThings',
+          handle: (req) => {
+            const own: Record<string, string> = req.query.has('own') ? { 'x-left': 'own' } : {};
+            return { status: 200, headers: own, body: { things: [] } };
+          },
+        },
+      ],
+      authenticate: (r) =>
+        r.headers.authorization === 'Bearer ok' ? { who: 'ok' } : { refuse: { status: 401, body: {} } },
+      budget: (_r, ctx) =>
+        left === 0
+          ? { refuse: { status: 429, headers: { 'x-left': '0' }, body: { spent: ctx.who } } }
+          : { headers: { 'x-left': String(--left) } },
+      errors: {
+        body: (status) => ({ status }),
+        methodNotAllowed: (r) => ({ status: 405, body: { method: r.method } }),
+      },
+    });
+    try {
+      const call = async (path: string, init: RequestInit = {}) => {
+        const res = await fetch(`${fake.origin}${path}`, init);
+        return [res.status, res.headers.get('x-left'), await res.json()];
+      };
+      const auth = { headers: { authorization: 'Bearer ok' } };
+      assert.deepEqual(
+        await call(token.path),
+        [405, null, { method: 'GET' }],
+        'before credentials or budget',
+      );
+      assert.deepEqual(await call('/v2/things', auth), [200, '2', { things: [] }]);
+      assert.deepEqual(
+        await call('/v2/things?own', auth),
+        [200, 'own', { things: [] }],
+        "the route's own wins",
+      );
+      assert.deepEqual(await call('/v2/things', { ...auth, method: 'DELETE' }), [
+        405,
+        '0',
+        { method: 'DELETE' },
+      ]);
+      assert.deepEqual(await call('/v2/elsewhere', auth), [429, '0', { spent: 'ok' }]);
+      assert.deepEqual(await call('/v2/things'), [401, null, {}], 'no budget spent without credentials');
+      assert.deepEqual(
+        fake.unhandled.map((r) => `${r.method} ${r.path}`),
+        [`GET ${token.path}`, 'DELETE /v2/things'],
+      );
+      assert.deepEqual(
+        fake.tokenRequests().map((r) => r.method),
+        ['GET'],
+      );
     } finally {
       await fake.close();
     }

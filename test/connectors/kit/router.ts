@@ -58,9 +58,10 @@ export class Router<Ctx = undefined> {
    * valid percent-encoding matches nothing (the provider's 404, recorded as unhandled), rather than a 500.
    */
   match(method: string, pathname: string): { route: Route<Ctx>; params: Record<string, string> } | undefined {
+    const path = unreserved(pathname);
     for (const c of this.compiled) {
       if (c.route.method !== method) continue;
-      const m = c.pattern.exec(pathname);
+      const m = c.pattern.exec(path);
       if (m === null) continue;
       const params: Record<string, string> = {};
       try {
@@ -77,7 +78,8 @@ export class Router<Ctx = undefined> {
 
   /** True when some route serves this path with another method (a provider's 405). */
   knowsPath(pathname: string): boolean {
-    return this.compiled.some((c) => c.pattern.test(pathname));
+    const path = unreserved(pathname);
+    return this.compiled.some((c) => c.pattern.test(path));
   }
 
   handle(recorded: RecordedRequest, ctx: Ctx): Answer | undefined {
@@ -98,6 +100,16 @@ export class Router<Ctx = undefined> {
     };
     return found.route.handle(req, ctx);
   }
+}
+
+/**
+ * The path with percent-encoded unreserved characters decoded (`%2E` is `.`), as RFC 3986 section 6.2.2.2
+ * makes them the same path: a literal segment matches either spelling.
+ */
+function unreserved(pathname: string): string {
+  return pathname.replace(/%(2[dDeE]|3\d|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
 }
 
 function compile<Ctx>(route: Route<Ctx>, trailingSlash: boolean): Compiled<Ctx> {

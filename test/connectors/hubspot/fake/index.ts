@@ -1,12 +1,15 @@
-// A wire-faithful fake of HubSpot's CRM API (https://api.hubapi.com) on a real node:http server, built from
+// A wire-faithful fake of HubSpot's CRM API (https://api.hubapi.com) on the fake kit (kit/index.ts), built from
 // HubSpot's public developer documentation (no spec file is vendored; see wire.ts, model.ts, search.ts and
 // oauth.ts for the pages each part follows). The API root is the origin, so `url` === `origin`.
-// Dispatch order for every request:
-//   1. fault injected with failNext (matching path prefix)            → the fault (HubSpot's body by default)
-//   2. POST /oauth/v1/token                                           → OAuth token endpoint (oauth.ts on kit/token.ts)
+// The kit answers every request in this order:
+//   1. fault injected with failNext (matching path prefix)            → the fault (HubSpot's body by default;
+//                                                                       a 429 with every window spent)
+//   2. POST /oauth/v1/token                                           → OAuth token endpoint (oauth.ts on kit/token.ts);
+//                                                                       another method: 405, recorded in `unhandled`
 //   3. no, unknown or expired `Authorization: Bearer` token           → 401 INVALID_AUTHENTICATION /
 //                                                                       EXPIRED_AUTHENTICATION
-//   4. over a configured limit (daily, per second, search per second) → 429 RATE_LIMIT body + policyName
+//   4. over a configured limit (daily, per second, search per second) → 429 RATE_LIMIT body + policyName (the
+//                                                                       kit's `budget`: wire.ts RateLimiter)
 //   5. a route below over the seeded dataset                          → its answer (+ X-HubSpot-RateLimit-*)
 //   6. anything else                                                  → 404 "resource not found" (405 for a
 //                                                                       known path), recorded in `unhandled`
@@ -26,17 +29,17 @@
 // Dataset (dataset.ts): 64 contacts, 28 companies, 30 deals, 27 tickets, 12 cars by default, every 20th
 // archived; lists page 10 by default (`limit` up to 100), search 10 (up to 200).
 
-import { FaultQueue, faultAnswer } from '../../kit/errors.ts';
+import { loadDefinition } from '../../kit/definition.ts';
+import { type Answer, type Fault, faultAnswer } from '../../kit/errors.ts';
+import { type InjectedFault, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { Router } from '../../kit/router.ts';
-import { type RecordedRequest, startRecordingServer } from '../../kit/server.ts';
 import type { TokenEndpoint } from '../../kit/token.ts';
 import { Dataset, DEFAULT_COUNTS, type SeedCounts } from './dataset.ts';
-import { HUBSPOT_TOKEN_PATH, type HubSpotOAuthOptions, hubspotTokenEndpoint } from './oauth.ts';
-import { createRoutes } from './routes.ts';
+import { type HubSpotOAuthOptions, hubspotTokenEndpoint } from './oauth.ts';
+import { createRoutes, type HubSpotCtx } from './routes.ts';
 import {
-  type Answer,
+  type Auth,
   defaultErrorBody,
-  errorBody,
   exhaustedHeaders,
   fail,
   MESSAGES,
@@ -58,16 +61,8 @@ export {
 /** The private-app access token the fake accepts by default (HubSpot's `pat-<region>-<uuid>` shape). */
 export const HUBSPOT_FAKE_PRIVATE_APP_TOKEN = 'pat-na1-3f9c2d7e-1a4b-4c8d-9e0f-5a6b7c8d9e01';
 
-export interface HubSpotFault {
-  status: number;
-  /** path prefix as the fake receives it, e.g. `/crm/v3/objects/contacts`; default: any request */
-  match?: string;
-  headers?: Record<string, string>;
-  /** default: HubSpot's error body for the status */
-  body?: unknown;
-  /** default 1 */
-  times?: number;
-}
+/** An answer instead of the route's (HubSpot's error body for the status by default), a hang or a reset. */
+export type HubSpotFault = InjectedFault;
 
 export interface HubSpotFakeOptions {
   /** private-app tokens accepted, default [HUBSPOT_FAKE_PRIVATE_APP_TOKEN] */
@@ -111,9 +106,6 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
   const oauth = hubspotTokenEndpoint(opts.oauth);
   const privateApp = new Set(opts.privateAppTokens ?? [HUBSPOT_FAKE_PRIVATE_APP_TOKEN]);
   const staticOauth = new Set(opts.oauthTokens ?? []);
-  const requests: RecordedRequest[] = [];
-  const unhandled: RecordedRequest[] = [];
-  const faults = new FaultQueue<HubSpotFault>();
   const limiter = new RateLimiter({
     ...(opts.rateLimitPerSecond === undefined ? {} : { perSecond: opts.rateLimitPerSecond }),
     ...(opts.searchRateLimitPerSecond === undefined
@@ -122,13 +114,14 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     ...(opts.dailyLimit === undefined ? {} : { daily: opts.dailyLimit }),
   });
   const data = new Dataset({ ...DEFAULT_COUNTS, ...opts.counts });
-  const routes = new Router(
+  // Known once the kit listens; `paging.next.link` reads it.
+  const site = { origin: '' };
+  const routes = new Router<HubSpotCtx>(
     createRoutes(data, { pageSize: opts.pageSize ?? 10, now: opts.now ?? (() => new Date()) }),
     { trailingSlash: true },
   );
-  let origin = '';
 
-  const authenticate = (header: string | undefined): 'private-app' | 'oauth' | Answer => {
+  const authOf = (header: string | undefined): Auth | Answer => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     const token = match?.[1];
     if (token === undefined) return fail(401, MESSAGES.noCredentials, 'INVALID_AUTHENTICATION');
@@ -146,65 +139,50 @@ export async function startHubSpotFake(opts: HubSpotFakeOptions = {}): Promise<H
     }
     return fail(401, MESSAGES.noCredentials, 'INVALID_AUTHENTICATION');
   };
+  const notSupported = (recorded: RecordedRequest) =>
+    fail(405, `HTTP ${recorded.method} is not supported by this resource`);
 
-  const handle = (recorded: RecordedRequest): Answer => {
-    const fault = faults.take(recorded.path);
-    if (fault !== undefined) {
-      const answer = faultAnswer(fault, defaultErrorBody);
-      return fault.status === 429
-        ? { ...answer, headers: { ...exhaustedHeaders(), ...answer.headers } }
-        : answer;
-    }
-    const url = new URL(recorded.path, 'http://fake.invalid');
-    if (url.pathname === HUBSPOT_TOKEN_PATH) {
-      if (recorded.method === 'POST') return oauth.token(recorded);
-      unhandled.push(recorded);
-      return fail(405, `HTTP ${recorded.method} is not supported by this resource`);
-    }
-    const auth = authenticate(recorded.headers.authorization);
-    if (typeof auth !== 'string') return auth;
-    const isSearch = recorded.method === 'POST' && url.pathname.endsWith('/search');
-    const limit = limiter.take(isSearch ? 'search' : 'api', auth);
-    if (limit.refused !== undefined) {
-      return { status: 429, headers: limit.headers, body: rateLimitBody(limit.refused) };
-    }
-    const result = routes.handle(recorded, { origin });
-    if (result === undefined) {
-      unhandled.push(recorded);
-      // A path HubSpot serves, with another method: 405.
-      return routes.knowsPath(url.pathname)
-        ? {
-            status: 405,
-            headers: limit.headers,
-            body: errorBody(`HTTP ${recorded.method} is not supported by this resource`),
-          }
-        : { status: 404, headers: limit.headers, body: errorBody(MESSAGES.notFound) };
-    }
-    return { ...result, headers: { ...limit.headers, ...(result.headers ?? {}) } };
-  };
-
-  const server = await startRecordingServer(
-    (_req, res, recorded) => {
-      const out = handle(recorded);
-      const isToken = new URL(recorded.path, 'http://fake.invalid').pathname === HUBSPOT_TOKEN_PATH;
-      if (isToken && oauth.tokenDelayMs > 0) setTimeout(() => send(res, out), oauth.tokenDelayMs);
-      else send(res, out);
+  const fake = await startFake<HubSpotCtx>({
+    definition: loadDefinition('hubspot'),
+    routes,
+    token: oauth,
+    authenticate: (recorded) => {
+      const auth = authOf(recorded.headers.authorization);
+      return typeof auth === 'string' ? { auth, origin: site.origin } : { refuse: auth };
     },
-    { requests, unhandled },
-    { responseDelayMs: opts.responseDelayMs ?? 0 },
-  );
-  origin = server.origin;
+    budget: (recorded, ctx) => {
+      const { pathname } = new URL(recorded.path, 'http://fake.invalid');
+      const isSearch = recorded.method === 'POST' && pathname.endsWith('/search');
+      const limit = limiter.take(isSearch ? 'search' : 'api', ctx.auth);
+      return limit.refused === undefined
+        ? { headers: limit.headers }
+        : { refuse: { status: 429, headers: limit.headers, body: rateLimitBody(limit.refused) } };
+    },
+    errors: {
+      body: defaultErrorBody,
+      notFound: () => fail(404, MESSAGES.notFound),
+      methodNotAllowed: notSupported,
+      fault: (fault: Fault) => {
+        const answer = faultAnswer(fault, defaultErrorBody);
+        return fault.status === 429
+          ? { ...answer, headers: { ...exhaustedHeaders(), ...answer.headers } }
+          : answer;
+      },
+    },
+    send,
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
+  site.origin = fake.origin;
 
   return {
-    url: origin,
-    origin,
+    url: fake.origin,
+    origin: fake.origin,
     oauth,
-    requests,
-    unhandled,
+    requests: fake.requests,
+    unhandled: fake.unhandled,
     data,
-    failNext: (fault) => faults.push(fault),
-    tokenRequests: () =>
-      requests.filter((r) => new URL(r.path, 'http://fake.invalid').pathname === HUBSPOT_TOKEN_PATH),
-    close: () => server.close(),
+    failNext: fake.failNext,
+    tokenRequests: fake.tokenRequests,
+    close: fake.close,
   };
 }

@@ -10,6 +10,7 @@ import { accountDetails, CUSTOM_TYPES, type Projection, renderRecord, renderSche
 import { searchObjects } from './search.ts';
 import {
   type Answer,
+  type Auth,
   boolParam,
   commaList,
   fail,
@@ -19,8 +20,9 @@ import {
   validation,
 } from './wire.ts';
 
-/** What a route needs besides the request: the fake's origin, for `paging.next.link`. */
+/** Who the request acts as, and the fake's origin (for `paging.next.link`). */
 export interface HubSpotCtx {
+  auth: Auth;
   origin: string;
 }
 

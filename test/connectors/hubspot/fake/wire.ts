@@ -15,6 +15,7 @@
 //     type in a CRM path: 400 "Unable to infer object type from: <name>" without a category.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { Answer } from '../../kit/errors.ts';
 import { send as sendShared } from '../../kit/server.ts';
 
 export type Category =
@@ -26,11 +27,10 @@ export type Category =
   | 'MISSING_SCOPES'
   | 'CONFLICT';
 
-export interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body: unknown;
-}
+export type { Answer } from '../../kit/errors.ts';
+
+/** Who a request acts as: a private app's token, or an OAuth access token (no Daily rate-limit headers). */
+export type Auth = 'private-app' | 'oauth';
 
 export const MESSAGES = {
   noCredentials:
@@ -145,7 +145,7 @@ export class RateLimiter {
   /** Counts one request and answers the headers to send, or the refused policy. */
   take(
     kind: 'api' | 'search',
-    auth: 'private-app' | 'oauth',
+    auth: Auth,
     now = Date.now(),
   ): { headers: Record<string, string>; refused?: Policy } {
     const today = new Date(now).toISOString().slice(0, 10);

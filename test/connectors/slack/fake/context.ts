@@ -1,5 +1,6 @@
-// What every method handler gets (the authenticated caller, its arguments, the dataset) and the lookups they
-// share: a conversation as the caller may see it, and a message within it.
+// What every method handler gets (the authenticated caller, its arguments, the dataset), the methods as the
+// kit's routes, and the lookups handlers share: a conversation as the caller may see it, and a message within it.
+import type { Route } from '../../kit/index.ts';
 import type { ChannelRecord, Dataset, MessageRecord } from './dataset.ts';
 import { type Answer, type Args, fail, missingArg, str } from './wire.ts';
 
@@ -23,7 +24,14 @@ export interface Ctx {
   now(): number;
 }
 
+/** A request past authentication: the handler's context and the warnings its body drew. */
+export interface Call extends Ctx {
+  warnings: string[];
+}
+
 export interface MethodSpec {
+  /** the reference operation the method follows: slack.json's operationId, or the docs.slack.dev page */
+  operation: string;
   /** the scopes any one of which lets a token call the method (Slack's x-accepted-oauth-scopes) */
   scopes: string[];
   /** whether the method reads an application/json body (the reference's `consumes`) */
@@ -32,6 +40,43 @@ export interface MethodSpec {
 }
 
 export type MethodTable = Record<string, MethodSpec>;
+
+/**
+ * Each method as the kit's routes, GET and POST /api/<method>: a token without any of the method's scopes
+ * gets missing_scope, else the handler answers, with the body's warnings. Every answer names the token's
+ * scopes and the method's (x-oauth-scopes, x-accepted-oauth-scopes).
+ */
+export function methodRoutes(table: MethodTable): Route<Call>[] {
+  return Object.entries(table).flatMap(([name, spec]) =>
+    ['GET', 'POST'].map((method) => ({
+      method,
+      path: `/api/${name}`,
+      operation: spec.operation,
+      handle: (_req: unknown, call: Call) => answer(spec, call),
+    })),
+  );
+}
+
+function answer(spec: MethodSpec, call: Call): Answer {
+  const scopes = call.actor.scopes;
+  const headers = {
+    'x-oauth-scopes': [...scopes].join(','),
+    'x-accepted-oauth-scopes': spec.scopes.join(','),
+  };
+  if (spec.scopes.length > 0 && !spec.scopes.some((s) => scopes.has(s)))
+    return {
+      ...fail('missing_scope', { needed: spec.scopes.join(','), provided: [...scopes].join(',') }),
+      headers,
+    };
+  const answered = spec.handle(call);
+  const body = answered.body as Record<string, unknown>;
+  if (call.warnings.length > 0) {
+    const meta = (body.response_metadata ?? {}) as Record<string, unknown>;
+    body.warning = call.warnings.join(',');
+    body.response_metadata = { ...meta, warnings: call.warnings };
+  }
+  return { ...answered, headers: { ...headers, ...(answered.headers ?? {}) } };
+}
 
 export function isAnswer(value: unknown): value is Answer {
   return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;

@@ -4,19 +4,60 @@
 // to the workspace's sign-in page (302, HTML "Found" body), which is what a client that forgot the header ends
 // up downloading. Served bytes carry the file's mimetype, its exact length, and for the download URL an
 // attachment Content-Disposition. GET and HEAD.
+import type { RecordedRequest, Route, RouteRequest } from '../../kit/index.ts';
 import type { Actor } from './context.ts';
 import type { Dataset } from './dataset.ts';
 import { TEAM } from './dataset.ts';
 import type { Answer } from './wire.ts';
 
-const PATH = /^\/files-pri\/([A-Z0-9]+)-(F[A-Z0-9]+)\/(download\/)?([^/]+)$/;
+export const FILES_PREFIX = '/files-pri/';
+const FILE = `${FILES_PREFIX}{team:[A-Z0-9]+}-{file:F[A-Z0-9]+}`;
 
-export function isFilePath(pathname: string): boolean {
-  return pathname.startsWith('/files-pri/');
+/** The host's answer to a path or method it does not serve. */
+export function fileNotFound(): Answer {
+  return {
+    status: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: '<html><body>Not Found</body></html>',
+  };
+}
+
+/**
+ * The sign-in page at `/` and the file host, as the kit's public routes: the host reads the Bearer token
+ * itself (`actorOf`), and redirects to the sign-in page without one.
+ */
+export function fileRoutes(
+  data: Dataset,
+  actorOf: (recorded: RecordedRequest) => Actor | undefined,
+): Route<undefined>[] {
+  const serve = (download: boolean) => (req: RouteRequest) =>
+    serveFile(data, req, download, actorOf(req.recorded));
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      operation: 'the workspace sign-in page (where url_private redirects without a token)',
+      handle: signInPage,
+    },
+    ...['GET', 'HEAD'].flatMap((method) => [
+      {
+        method,
+        path: `${FILE}/{name}`,
+        operation: 'url_private (docs.slack.dev/messaging/working-with-files)',
+        handle: serve(false),
+      },
+      {
+        method,
+        path: `${FILE}/download/{name}`,
+        operation: 'url_private_download (docs.slack.dev/messaging/working-with-files)',
+        handle: serve(true),
+      },
+    ]),
+  ];
 }
 
 /** The sign-in page the host redirects to, served at `/`. */
-export function signInPage(): Answer {
+function signInPage(): Answer {
   return {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -24,47 +65,30 @@ export function signInPage(): Answer {
   };
 }
 
-export function serveFile(
+/** The file's bytes, the redirect to sign in, or undefined for a file the host does not have. */
+function serveFile(
   data: Dataset,
-  method: string,
-  url: URL,
+  req: RouteRequest,
+  download: boolean,
   actor: Actor | undefined,
-): { answer: Answer; handled: boolean } {
-  const m = PATH.exec(url.pathname);
-  const file = m && m[1] === TEAM.id ? data.fileById(m[2] as string) : undefined;
-  if (
-    (method !== 'GET' && method !== 'HEAD') ||
-    !m ||
-    file === undefined ||
-    decodeURIComponent(m[4] as string) !== file.name
-  ) {
-    return {
-      handled: false,
-      answer: {
-        status: 404,
-        headers: { 'content-type': 'text/html; charset=utf-8' },
-        body: '<html><body>Not Found</body></html>',
-      },
-    };
-  }
+): Answer | undefined {
+  const file = req.params.team === TEAM.id ? data.fileById(req.params.file ?? '') : undefined;
+  if (file === undefined || req.params.name !== file.name) return undefined;
   if (actor === undefined || !actor.scopes.has('files:read')) {
-    const location = `/?redir=${encodeURIComponent(url.pathname)}`;
+    const location = `/?redir=${encodeURIComponent(req.pathname)}`;
     return {
-      handled: true,
-      answer: {
-        status: 302,
-        headers: { location, 'content-type': 'text/html; charset=utf-8' },
-        body: `<a href="${location}">Found</a>.`,
-      },
+      status: 302,
+      headers: { location, 'content-type': 'text/html; charset=utf-8' },
+      body: `<a href="${location}">Found</a>.`,
     };
   }
   const headers: Record<string, string> = {
     'content-type': file.mimetype,
     'cache-control': 'private, max-age=31536000',
   };
-  if (m[3] !== undefined) headers['content-disposition'] = `attachment; filename="${file.name}"`;
+  if (download) headers['content-disposition'] = `attachment; filename="${file.name}"`;
   // For HEAD, node drops the body but keeps the content-length computed from it.
-  return { handled: true, answer: { status: 200, headers, body: file.bytes } };
+  return { status: 200, headers, body: file.bytes };
 }
 
 /** Deterministic content of a seeded file, shaped like its type. */

@@ -57,8 +57,8 @@ function setText(ctx: Ctx, field: 'purpose' | 'topic'): Answer {
 }
 
 export const channelMethods: MethodTable = {
-  // conversations_list
   'conversations.list': {
+    operation: 'conversations_list',
     scopes: READ,
     json: false,
     handle(ctx) {
@@ -88,8 +88,8 @@ export const channelMethods: MethodTable = {
       });
     },
   },
-  // conversations_info
   'conversations.info': {
+    operation: 'conversations_info',
     scopes: READ,
     json: false,
     handle(ctx) {
@@ -103,8 +103,8 @@ export const channelMethods: MethodTable = {
       });
     },
   },
-  // conversations_create
   'conversations.create': {
+    operation: 'conversations_create',
     scopes: MANAGE,
     json: true,
     handle(ctx) {
@@ -144,8 +144,8 @@ export const channelMethods: MethodTable = {
       });
     },
   },
-  // conversations_rename
   'conversations.rename': {
+    operation: 'conversations_rename',
     scopes: MANAGE,
     json: true,
     handle(ctx) {
@@ -160,8 +160,8 @@ export const channelMethods: MethodTable = {
       return channelAnswer(ctx, ch);
     },
   },
-  // conversations_archive
   'conversations.archive': {
+    operation: 'conversations_archive',
     scopes: MANAGE,
     json: true,
     handle(ctx) {
@@ -173,8 +173,8 @@ export const channelMethods: MethodTable = {
       return ok();
     },
   },
-  // conversations_invite
   'conversations.invite': {
+    operation: 'conversations_invite',
     scopes: MANAGE,
     json: true,
     handle(ctx) {
@@ -204,8 +204,8 @@ export const channelMethods: MethodTable = {
       return channelAnswer(ctx, ch);
     },
   },
-  // conversations_kick
   'conversations.kick': {
+    operation: 'conversations_kick',
     scopes: MANAGE,
     json: true,
     handle(ctx) {
@@ -223,8 +223,16 @@ export const channelMethods: MethodTable = {
       return ok();
     },
   },
-  // conversations_setPurpose
-  'conversations.setPurpose': { scopes: MANAGE, json: true, handle: (ctx) => setText(ctx, 'purpose') },
-  // conversations_setTopic
-  'conversations.setTopic': { scopes: MANAGE, json: true, handle: (ctx) => setText(ctx, 'topic') },
+  'conversations.setPurpose': {
+    operation: 'conversations_setPurpose',
+    scopes: MANAGE,
+    json: true,
+    handle: (ctx) => setText(ctx, 'purpose'),
+  },
+  'conversations.setTopic': {
+    operation: 'conversations_setTopic',
+    scopes: MANAGE,
+    json: true,
+    handle: (ctx) => setText(ctx, 'topic'),
+  },
 };

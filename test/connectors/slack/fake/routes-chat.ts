@@ -89,8 +89,8 @@ function threadRoot(ctx: Ctx, ch: ChannelRecord): MessageRecord | undefined {
 }
 
 export const chatMethods: MethodTable = {
-  // chat_postMessage
   'chat.postMessage': {
+    operation: 'chat_postMessage',
     scopes: WRITE,
     json: true,
     handle(ctx) {
@@ -117,8 +117,8 @@ export const chatMethods: MethodTable = {
       return ok({ channel: ch.id, ts: msg.ts, message: renderPosted(msg) });
     },
   },
-  // chat_update
   'chat.update': {
+    operation: 'chat_update',
     scopes: WRITE,
     json: true,
     handle(ctx) {
@@ -136,8 +136,8 @@ export const chatMethods: MethodTable = {
       return ok({ channel: ch.id, ts: msg.ts, text: msg.text, message: renderPosted(msg) });
     },
   },
-  // chat_delete
   'chat.delete': {
+    operation: 'chat_delete',
     scopes: WRITE,
     json: true,
     handle(ctx) {
@@ -161,8 +161,8 @@ export const chatMethods: MethodTable = {
       return ok({ channel: ch.id, ts: msg.ts });
     },
   },
-  // chat_postEphemeral
   'chat.postEphemeral': {
+    operation: 'chat_postEphemeral',
     scopes: WRITE,
     json: true,
     handle(ctx) {
@@ -179,8 +179,8 @@ export const chatMethods: MethodTable = {
       return ok({ message_ts: ts });
     },
   },
-  // chat_scheduleMessage
   'chat.scheduleMessage': {
+    operation: 'chat_scheduleMessage',
     scopes: WRITE,
     json: true,
     handle(ctx) {
@@ -224,8 +224,8 @@ export const chatMethods: MethodTable = {
       });
     },
   },
-  // reactions_add
   'reactions.add': {
+    operation: 'reactions_add',
     scopes: ['reactions:write'],
     json: true,
     handle(ctx) {
@@ -249,8 +249,8 @@ export const chatMethods: MethodTable = {
       return ok();
     },
   },
-  // reactions_remove
   'reactions.remove': {
+    operation: 'reactions_remove',
     scopes: ['reactions:write'],
     json: true,
     handle(ctx) {
@@ -275,8 +275,8 @@ export const chatMethods: MethodTable = {
       return ok();
     },
   },
-  // pins_add
   'pins.add': {
+    operation: 'pins_add',
     scopes: ['pins:write'],
     json: true,
     handle(ctx) {
@@ -293,8 +293,9 @@ export const chatMethods: MethodTable = {
       return ok();
     },
   },
-  // bookmarks.add (docs.slack.dev/reference/methods/bookmarks.add; not in slack.json)
   'bookmarks.add': {
+    // not in slack.json
+    operation: 'docs.slack.dev/reference/methods/bookmarks.add',
     scopes: ['bookmarks:write'],
     json: true,
     handle(ctx) {

@@ -65,8 +65,8 @@ function page(
 }
 
 export const historyMethods: MethodTable = {
-  // conversations_history
   'conversations.history': {
+    operation: 'conversations_history',
     scopes: HISTORY,
     json: false,
     handle(ctx) {
@@ -91,8 +91,8 @@ export const historyMethods: MethodTable = {
       });
     },
   },
-  // conversations_replies
   'conversations.replies': {
+    operation: 'conversations_replies',
     scopes: HISTORY,
     json: false,
     handle(ctx) {

@@ -30,8 +30,8 @@ const FILE_TYPES: Record<string, (f: FileRecord) => boolean> = {
 };
 
 export const userFileMethods: MethodTable = {
-  // auth_test
   'auth.test': {
+    operation: 'auth_test',
     scopes: [],
     json: true,
     handle(ctx) {
@@ -47,8 +47,8 @@ export const userFileMethods: MethodTable = {
       });
     },
   },
-  // users_list
   'users.list': {
+    operation: 'users_list',
     scopes: ['users:read'],
     json: false,
     handle(ctx) {
@@ -69,8 +69,8 @@ export const userFileMethods: MethodTable = {
       });
     },
   },
-  // users_info
   'users.info': {
+    operation: 'users_info',
     scopes: ['users:read'],
     json: false,
     handle(ctx) {
@@ -85,8 +85,8 @@ export const userFileMethods: MethodTable = {
       });
     },
   },
-  // files_list
   'files.list': {
+    operation: 'files_list',
     scopes: ['files:read'],
     json: false,
     handle(ctx) {
@@ -123,8 +123,8 @@ export const userFileMethods: MethodTable = {
       });
     },
   },
-  // files_info
   'files.info': {
+    operation: 'files_info',
     scopes: ['files:read'],
     json: false,
     handle(ctx) {

@@ -14,15 +14,12 @@
 //     opaque base64 strings (Slack's look like base64 of `team:C061FA5PB` or `next_ts:1512085861000543`); this
 //     fake encodes `<kind>:<key of the next record>` the same way and answers invalid_cursor to anything else.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Answer } from '../../kit/errors.ts';
 import { send as sendShared } from '../../kit/server.ts';
 
 export type Args = Record<string, unknown>;
 
-export interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body: unknown;
-}
+export type { Answer } from '../../kit/errors.ts';
 
 export function ok(body: Record<string, unknown> = {}): Answer {
   return { status: 200, body: { ok: true, ...body } };
