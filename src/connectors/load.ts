@@ -83,6 +83,13 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkCredentials(def, out);
   checkExecuteAliases(def, out);
   checkScoping(def, out);
+  const usage = def.rate_limit?.usage_header;
+  if (usage?.format === 'remaining' && usage.size_header === undefined)
+    out.push(
+      '/rate_limit/usage_header/size_header: a count remaining needs the header of the total it is out of',
+    );
+  if (usage?.format === 'used_of_size' && usage.size_header !== undefined)
+    out.push('/rate_limit/usage_header/size_header: used_of_size reads the total from the same header');
   checkHooks(def, out);
   const exposed = def.errors?.expose_body_keys ?? [];
   def.errors?.message_paths?.forEach((path, i) => {

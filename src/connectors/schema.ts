@@ -163,10 +163,26 @@ export const RetrySchema = Type.Object(
 );
 
 /** Proactive per-connector limit: at most `requests` per `per_seconds`, with bursts up to `requests`. */
+/**
+ * A header of every answer telling how full the provider's own bucket is: `used_of_size` reads `used/size`
+ * (Shopify's `X-Shopify-Shop-Api-Call-Limit: 32/40`); `remaining` reads a count left, of the total in
+ * `size_header` (`X-RateLimit-Remaining` of `X-RateLimit-Limit`). ces's bucket then holds no more than that
+ * share of its own size, so requests made with the same credentials elsewhere slow ces down before a 429.
+ */
+export const UsageHeaderSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, pattern: '^[A-Za-z0-9-]+$' }),
+    format: Type.Union([Type.Literal('used_of_size'), Type.Literal('remaining')]),
+    size_header: Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9-]+$' })),
+  },
+  { additionalProperties: false },
+);
+
 export const RateLimitSchema = Type.Object(
   {
     requests: Type.Integer({ minimum: 1 }),
     per_seconds: Type.Number({ exclusiveMinimum: 0, maximum: 86_400 }),
+    usage_header: Type.Optional(UsageHeaderSchema),
   },
   { additionalProperties: false },
 );

@@ -333,6 +333,8 @@ export interface SharedRateBuckets {
     rate: { requests: number; per_seconds: number },
     maxWaitMs: number,
   ): Promise<{ granted: boolean; waitMs: number }>;
+  /** The provider said `share` of its bucket is free: `key`'s level is held to that share of its size. */
+  observe(key: string, rate: { requests: number; per_seconds: number }, share: number): Promise<void>;
 }
 
 /** Counted slots in the database (see ConnectorRuntime's SharedSlots, which this satisfies). */

@@ -149,6 +149,19 @@ describe('PostgreSQL, several processes', () => {
     assert.equal((await stores[2]!.rateBuckets!.reserve('connector-s', rate, 0)).granted, true);
   });
 
+  it("rate buckets: a provider's usage header holds the shared bucket to the share it says is free", async () => {
+    const rate = { requests: 40, per_seconds: 20 };
+    // A fresh bucket (full, 40) told that 1/40 is free holds 1 token: one request now, the next 500 ms later.
+    await stores[0]!.rateBuckets!.observe('connector-u', rate, 1 / 40);
+    assert.equal((await stores[1]!.rateBuckets!.reserve('connector-u', rate, 0)).granted, true);
+    const next = await stores[2]!.rateBuckets!.reserve('connector-u', rate, 0);
+    assert.equal(next.granted, false);
+    assert.ok(next.waitMs > 400 && next.waitMs <= 501, `${next.waitMs}`);
+    // A share larger than what is left never fills the bucket up.
+    await stores[1]!.rateBuckets!.observe('connector-u', rate, 1);
+    assert.equal((await stores[0]!.rateBuckets!.reserve('connector-u', rate, 0)).granted, false);
+  });
+
   it('concurrency slots: a limit of 2 holds for all processes together; a dead holder frees after its time', async () => {
     const tries = await Promise.all(
       Array.from({ length: 9 }, (_, i) =>

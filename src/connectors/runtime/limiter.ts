@@ -85,6 +85,33 @@ export interface RateLimit {
   per_seconds: number;
 }
 
+/**
+ * The share of a provider's bucket still free, from the usage header an answer carried (`usage_header` of the
+ * rate limit; see UsageHeaderSchema), in [0, 1]; undefined when the answer has none or it does not read.
+ */
+export function freeShare(
+  usage: { name: string; format: 'used_of_size' | 'remaining'; size_header?: string | undefined },
+  header: (name: string) => string | undefined,
+): number | undefined {
+  const value = header(usage.name.toLowerCase())?.trim();
+  if (value === undefined) return undefined;
+  let used: number;
+  let size: number;
+  if (usage.format === 'used_of_size') {
+    const m = /^(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(value);
+    if (!m) return undefined;
+    used = Number(m[1]);
+    size = Number(m[2]);
+  } else {
+    const total = usage.size_header === undefined ? undefined : header(usage.size_header.toLowerCase());
+    if (total === undefined || !/^\d+$/.test(value) || !/^\d+$/.test(total.trim())) return undefined;
+    size = Number(total);
+    used = size - Number(value);
+  }
+  if (!(size > 0)) return undefined;
+  return Math.min(1, Math.max(0, (size - used) / size));
+}
+
 export interface Reservation {
   /** True when a token was taken; the caller must then wait `waitMs` before sending. */
   granted: boolean;
@@ -99,6 +126,11 @@ export interface Reservation {
  */
 export interface RateBuckets {
   reserve(key: string, rate: RateLimit, maxWaitMs: number): Reservation | Promise<Reservation>;
+  /**
+   * The provider said `share` of its bucket is free: hold no more than that share of `rate.requests` from now
+   * (a bucket never grows by it). Tokens reserved ahead stay reserved.
+   */
+  observe(key: string, rate: RateLimit, share: number): void | Promise<void>;
 }
 
 interface Bucket {
@@ -131,6 +163,17 @@ export class KeyedTokenBucket implements RateBuckets {
     this.buckets.set(key, { tokens: tokens - 1, at: now, size: rate.requests, perMs });
     if (this.buckets.size > SWEEP_ABOVE) this.sweep(now);
     return { granted: true, waitMs };
+  }
+
+  observe(key: string, rate: RateLimit, share: number): void {
+    const now = this.now();
+    const perMs = rate.requests / (rate.per_seconds * 1000);
+    const b = this.buckets.get(key);
+    const tokens = b ? Math.min(rate.requests, b.tokens + (now - b.at) * perMs) : rate.requests;
+    // Reserved tokens (a negative level) are callers already told when to send; they keep their turn.
+    const outstanding = Math.min(0, tokens);
+    const held = Math.min(tokens, rate.requests * share + outstanding);
+    this.buckets.set(key, { tokens: held, at: now, size: rate.requests, perMs });
   }
 
   /** A bucket that has refilled completely is the same as no bucket; dropping it bounds the map. */

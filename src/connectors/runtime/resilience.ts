@@ -22,9 +22,11 @@ import {
 } from './http.ts';
 import {
   type ConcurrencySlots,
+  freeShare,
   KeyedSemaphore,
   KeyedTokenBucket,
   type RateBuckets,
+  type RateLimit,
   type Reservation,
   SharedConcurrency,
   type SharedSlots,
@@ -133,6 +135,7 @@ export class ResilientUpstream {
             statusClass(res.status),
             (performance.now() - sent) / 1000,
           );
+          await this.observeUsage(ctx, res);
           let outcome: Outcome<T> | undefined;
           try {
             outcome = interpret(res);
@@ -152,6 +155,20 @@ export class ResilientUpstream {
       },
       { policy, idempotent: req.idempotent, clock: this.clock, deadline, minAttemptMs },
     );
+  }
+
+  /** An answer's usage header (the rate limit's `usage_header`) holds the connector's bucket to what it says. */
+  private async observeUsage(ctx: CallContext, res: UpstreamResponse): Promise<void> {
+    // The header is the provider's, so it is read under an operator's override of the numbers too.
+    const usage = ctx.def.rate_limit?.usage_header;
+    const rate = this.rateFor(ctx.def);
+    if (usage === undefined || !rate || ctx.key === undefined) return;
+    const share = freeShare(usage, (name) => res.headers[name]);
+    if (share !== undefined) await this.buckets.observe(ctx.key, rate, share);
+  }
+
+  private rateFor(def: CallContext['def']): RateLimit | null | undefined {
+    return Object.hasOwn(this.rateLimits, def.slug) ? this.rateLimits[def.slug] : def.rate_limit;
   }
 
   /**
@@ -176,7 +193,7 @@ export class ResilientUpstream {
         { retryAfter: 1 },
       );
     }
-    const rate = Object.hasOwn(this.rateLimits, def.slug) ? this.rateLimits[def.slug] : def.rate_limit;
+    const rate = this.rateFor(def);
     if (!rate) return release;
     let token: Reservation;
     try {

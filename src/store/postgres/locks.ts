@@ -60,6 +60,20 @@ export function sharedRateBuckets(pool: pg.Pool): SharedRateBuckets {
       const { granted, tokens } = r.rows[0]!;
       return { granted, waitMs: tokens >= 0 ? 0 : Math.ceil(-tokens / perMs) };
     },
+    async observe(key, rate, share) {
+      const perMs = rate.requests / (rate.per_seconds * 1000);
+      // One statement, the row locked by the upsert, on the database's clock as ces_take_token: the level
+      // refilled to now, then held to the share (tokens reserved ahead, a negative level, keep their turn).
+      await pool.query(
+        `INSERT INTO cs_rate_buckets AS b (key, tokens, at_ms)
+           VALUES ($1, $2::float8 * $3::float8, extract(epoch FROM clock_timestamp()) * 1000)
+         ON CONFLICT (key) DO UPDATE SET
+           tokens = (SELECT LEAST(l, $2::float8 * $3::float8 + LEAST(0, l))
+                     FROM (SELECT LEAST($2::float8, b.tokens + (GREATEST(b.at_ms, EXCLUDED.at_ms) - b.at_ms) * $4::float8) AS l) AS level),
+           at_ms = GREATEST(b.at_ms, EXCLUDED.at_ms)`,
+        [key, rate.requests, share, perMs],
+      );
+    },
   };
 }
 

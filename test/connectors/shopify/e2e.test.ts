@@ -261,3 +261,39 @@ describe("Shopify's leaky bucket and the definition's rate_limit", () => {
     );
   });
 });
+
+describe('Shopify: the token used elsewhere too', () => {
+  let fake: ShopifyFake;
+  let h: Harness;
+  let api: ConnectorApi;
+
+  before(async () => {
+    fake = await startShopifyFake({ rateLimit: { capacity: 40, leakPerSecond: 2 } });
+    let token: string;
+    ({ h, token } = await startWithFake('shopify', fake.url, { CES_RATE_LIMIT_OVERRIDES: '{}' }));
+    const res = await createShopify(h, token, { api_key: SHOPIFY_FAKE_TOKEN });
+    assert.equal(res.status, 200, res.body);
+    api = connectorApi(h, token, res.json.id);
+  });
+  after(() => closeAll(h, fake));
+
+  test("the same token used elsewhere fills Shopify's bucket: ces reads its fill header and waits, no 429", async () => {
+    // Another app of the store spends 36 of the 40 (ces's own bucket still holds its 36).
+    for (let i = 0; i < 36; i++) {
+      const res = await fetch(`${fake.url}/shop.json`, {
+        headers: { 'x-shopify-access-token': SHOPIFY_FAKE_TOKEN },
+      });
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+    }
+    const before = fake.requests.length;
+    // Sent one after another, so each answer's fill is read before the next request (a burst of the
+    // concurrency limit would already be on its way).
+    for (let i = 0; i < 8; i++) {
+      const res = await api.exec('shop', 'get');
+      assert.equal(res.status, 200, res.body);
+    }
+    const statuses = fake.requests.slice(before).map((r) => r.response?.status);
+    assert.deepEqual(statuses, Array(8).fill(200), `Shopify answered ${statuses.join(',')}`);
+  });
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  freeShare,
   KeyedSemaphore,
   KeyedTokenBucket,
   SharedConcurrency,
@@ -166,5 +167,51 @@ describe('SharedConcurrency (slots counted with other processes)', () => {
     await assert.rejects(c.acquire('k', 1, 100), /database unreachable/);
     // The local slot was returned: with a working store it is free again.
     await assert.rejects(c.acquire('k', 1, 0), /database unreachable/);
+  });
+});
+
+describe('usage headers', () => {
+  const headers = (h: Record<string, string>) => (name: string) => h[name];
+  it('read the free share of the provider bucket: used/size, or a count remaining of a total', () => {
+    const shopify = { name: 'X-Shopify-Shop-Api-Call-Limit', format: 'used_of_size' as const };
+    assert.equal(freeShare(shopify, headers({ 'x-shopify-shop-api-call-limit': '32/40' })), 0.2);
+    assert.equal(freeShare(shopify, headers({ 'x-shopify-shop-api-call-limit': ' 40 / 40 ' })), 0);
+    assert.equal(freeShare(shopify, headers({ 'x-shopify-shop-api-call-limit': '41/40' })), 0);
+    for (const bad of ['32', '32/0', 'a/40', '-1/40', '32/40/2'])
+      assert.equal(freeShare(shopify, headers({ 'x-shopify-shop-api-call-limit': bad })), undefined, bad);
+    assert.equal(freeShare(shopify, headers({})), undefined);
+    const counted = {
+      name: 'X-RateLimit-Remaining',
+      format: 'remaining' as const,
+      size_header: 'X-RateLimit-Limit',
+    };
+    assert.equal(
+      freeShare(counted, headers({ 'x-ratelimit-remaining': '25', 'x-ratelimit-limit': '100' })),
+      0.25,
+    );
+    assert.equal(freeShare(counted, headers({ 'x-ratelimit-remaining': '25' })), undefined);
+    assert.equal(
+      freeShare(counted, headers({ 'x-ratelimit-remaining': '2.5', 'x-ratelimit-limit': '100' })),
+      undefined,
+    );
+  });
+
+  it('hold a bucket to that share of its size, never fill it, and keep the turns already given', () => {
+    let now = 0;
+    const buckets = new KeyedTokenBucket(() => now);
+    const rate = { requests: 36, per_seconds: 18 };
+    buckets.observe('k', rate, 2 / 40); // 1.8 tokens of 36
+    assert.deepEqual(buckets.reserve('k', rate, 0), { granted: true, waitMs: 0 });
+    const second = buckets.reserve('k', rate, 0);
+    assert.equal(second.granted, false);
+    assert.equal(second.waitMs, 100); // 0.2 token missing at 2 a second
+    buckets.observe('k', rate, 1);
+    assert.equal(buckets.reserve('k', rate, 0).granted, false, 'a larger share does not fill the bucket');
+    // Two turns given ahead (the level below zero) stay theirs when the provider says its bucket is full.
+    now += 100;
+    assert.deepEqual(buckets.reserve('k', rate, 1000), { granted: true, waitMs: 0 });
+    assert.deepEqual(buckets.reserve('k', rate, 1000), { granted: true, waitMs: 500 });
+    buckets.observe('k', rate, 0);
+    assert.deepEqual(buckets.reserve('k', rate, 10_000), { granted: true, waitMs: 1000 });
   });
 });
