@@ -455,6 +455,7 @@ describe('the shipped definitions', () => {
   // Where each provider documents its consent page, and how it wants scopes and PKCE (see each YAML's comment).
   const EXPECTED: Record<string, { endpoint: string; separator: string; pkce: boolean }> = {
     gong: { endpoint: 'https://app.gong.io/oauth2/authorize', separator: ' ', pkce: false },
+    gmail: { endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', separator: ' ', pkce: false },
     'google-drive': { endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', separator: ' ', pkce: false },
     hubspot: { endpoint: 'https://app.hubspot.com/oauth/authorize', separator: ' ', pkce: false },
     linear: { endpoint: 'https://linear.app/oauth/authorize', separator: ',', pkce: true },
