@@ -60,9 +60,20 @@ const SYSTEM_LABELS = [
   'CATEGORY_FORUMS',
 ];
 
+/** `size` deterministic bytes (a counter hashed in blocks): the same attachment on every run, not compressible. */
+export function bytesOf(seed: string, size: number): Buffer {
+  const out = Buffer.alloc(size);
+  let block = 0;
+  for (let offset = 0; offset < size; offset += 32, block += 1)
+    createHash('sha256').update(`${seed}:${block}`).digest().copy(out, offset);
+  return out;
+}
+
 export interface DatasetOptions {
   /** threads in the mailbox; default 24 (1 to 3 messages each) */
   threads?: number;
+  /** bytes of the one large attachment; default 12 MiB + 123 (over 10 MB; Gmail takes up to 25 MB) */
+  largeAttachmentBytes?: number;
 }
 
 export class Dataset {
@@ -70,6 +81,8 @@ export class Dataset {
   readonly messages = new Map<string, Message>();
   readonly labels: Label[] = [];
   readonly drafts = new Map<string, Draft>();
+  /** the message with the large attachment */
+  readonly largeMessageId: string;
   private history = 100_000;
   private minute = 0;
   private labelSeq = 0;
@@ -121,6 +134,21 @@ export class Dataset {
         threadId = message.threadId;
       }
     }
+    this.largeMessageId = this.add({
+      labelIds: ['INBOX', 'CATEGORY_UPDATES'],
+      from: 'backups@ces-demo.example',
+      to: this.email,
+      subject: 'Your site backup',
+      text: 'The backup of the site is attached.\r\n',
+      attachments: [
+        {
+          id: '',
+          filename: 'site-backup.tar',
+          mimeType: 'application/x-tar',
+          data: bytesOf('site-backup', opts.largeAttachmentBytes ?? 12 * 1024 * 1024 + 123),
+        },
+      ],
+    }).id;
     for (let d = 0; d < 12; d += 1)
       this.newDraft({
         to: 'grace@ces-demo.example',

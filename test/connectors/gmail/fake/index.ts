@@ -29,6 +29,8 @@ export interface GmailFakeOptions extends DatasetOptions {
   pageSize?: number;
   /** lifetime of issued access tokens, seconds; default 3599 as Google's */
   expiresIn?: number;
+  /** the most records a page holds; default Gmail's 500 */
+  maxPageSize?: number;
   rateLimitPerSecond?: number;
 }
 
@@ -88,7 +90,7 @@ function googleTokenEndpoint(expiresIn: number): TokenEndpoint {
 export async function startGmailFake(opts: GmailFakeOptions = {}): Promise<GmailFake> {
   const data = new Dataset(opts);
   const oauth = googleTokenEndpoint(opts.expiresIn ?? 3599);
-  const ctx: GmailCtx = { data, pageSize: opts.pageSize };
+  const ctx: GmailCtx = { data, pageSize: opts.pageSize, maxPageSize: opts.maxPageSize ?? 500 };
   const fake = await startFake<GmailCtx>({
     definition,
     token: oauth,

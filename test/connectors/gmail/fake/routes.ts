@@ -20,6 +20,8 @@ export interface GmailCtx {
   data: Dataset;
   /** records per page when a request names no maxResults (tests shrink it; Gmail's 100 otherwise) */
   pageSize: number | undefined;
+  /** the most records a page holds whatever maxResults says: Gmail's 500 (tests shrink it) */
+  maxPageSize: number;
 }
 
 /** Page tokens with the look of Gmail's (a run of digits would do; these carry a signature), bound to the request. */
@@ -45,7 +47,7 @@ function page<T>(
   if (raw !== null) {
     if (!/^\d+$/.test(raw) || Number(raw) < 1)
       return invalid(`Invalid value at 'max_results' (TYPE_UINT32), "${raw}"`);
-    size = Math.min(Number(raw), 500);
+    size = Math.min(Number(raw), ctx.maxPageSize);
   }
   const cursor = req.query.get('pageToken') ?? undefined;
   const at = tokens.page(all, {

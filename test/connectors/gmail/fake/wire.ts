@@ -90,6 +90,13 @@ export function rfc2822(m: Message): string {
   return `${head}\r\nContent-Type: multipart/mixed; boundary="${BOUNDARY}"\r\n\r\n${parts.join('')}--${BOUNDARY}--\r\n`;
 }
 
+/** About the bytes of the RFC 2822 text (attachments base64-encoded), without building it. */
+const sizeEstimate = (m: Message) =>
+  400 +
+  Buffer.byteLength(m.subject) +
+  Buffer.byteLength(m.text) +
+  m.attachments.reduce((n, a) => n + 200 + Math.ceil(a.data.length / 3) * 4, 0);
+
 export const snippet = (m: Message) => m.text.replace(/\s+/g, ' ').trim().slice(0, 100);
 
 export type Format = 'minimal' | 'full' | 'raw' | 'metadata';
@@ -105,7 +112,7 @@ export function renderMessage(
     threadId: m.threadId,
     labelIds: m.labelIds,
     snippet: snippet(m),
-    sizeEstimate: Buffer.byteLength(rfc2822(m)),
+    sizeEstimate: sizeEstimate(m),
     historyId: String(m.historyId),
     internalDate: String(m.internalDate),
   };
