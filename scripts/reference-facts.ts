@@ -62,7 +62,12 @@ const FACTS: Array<{ from: string | string[]; to: string; as: Reduce }> = [
     ] as const
   ).map(([slug, from]) => ({ from, to: `providers/${slug}.json`, as: { kind: 'operations' } as const })),
   // Google's APIs publish discovery documents, not OpenAPI: the same facts, from their methods.
-  ...([['google-drive', 'providers/google-drive.json']] as const).map(([slug, from]) => ({
+  ...(
+    [
+      ['gmail', 'providers/gmail.json'],
+      ['google-drive', 'providers/google-drive.json'],
+    ] as const
+  ).map(([slug, from]) => ({
     from,
     to: `providers/${slug}.json`,
     as: { kind: 'discovery' } as const,

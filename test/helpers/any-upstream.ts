@@ -21,6 +21,14 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
   hubspot: { credentials: { access_token: 'pat-na1-fuzz-not-a-real-token' } },
   stripe: { credentials: { api_key: 'sk_test_fuzz_not_a_real_key' } },
   notion: { credentials: { token: 'ntn_fuzz_not_a_real_token' } },
+  gmail: {
+    credentials: {
+      access_token: 'ya29.fuzz-not-a-real-token',
+      refresh_token: '1//0fuzz-not-a-real-refresh-token',
+      client_id: 'fuzz.apps.googleusercontent.com',
+      client_secret: 'GOCSPX-fuzz-not-real',
+    },
+  },
   'google-drive': {
     credentials: {
       access_token: 'ya29.fuzz-not-a-real-token',

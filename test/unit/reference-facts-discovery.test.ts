@@ -188,4 +188,19 @@ describe('reference facts: Google discovery documents', () => {
     assert.deepEqual(facts.operations['GET /drive/v3/files/{fileId}/export'].parameters.path, ['fileId!']);
     assert.ok(facts.operations['POST /upload/drive/v3/files'].body.content.includes('multipart/related'));
   });
+
+  it('the committed Gmail facts carry its operations (the contract of the gmail fake)', () => {
+    const facts = JSON.parse(readFileSync(path.join(REFERENCE, 'gmail.json'), 'utf8'));
+    assert.equal(facts.source, 'providers/gmail.json');
+    assert.equal(facts.operations['GET /gmail/v1/users/{userId}/profile'].id, 'gmail.users.getProfile');
+    assert.deepEqual(
+      facts.operations['GET /gmail/v1/users/{userId}/messages/{messageId}/attachments/{id}'].parameters.path,
+      ['id!', 'messageId!', 'userId!'],
+    );
+    assert.ok(
+      facts.operations['POST /gmail/v1/users/{userId}/messages/{id}/modify'].scopes.includes(
+        'https://www.googleapis.com/auth/gmail.modify',
+      ),
+    );
+  });
 });

@@ -65,6 +65,11 @@ export const CONTRACTS: Record<string, Contract> = {
       },
     ],
   },
+  // Gmail's discovery document, reduced as Drive's.
+  gmail: {
+    kind: 'openapi',
+    exempt: [{ route: /^POST \/token$/, reason: `oauth2.googleapis.com/token: ${TOKEN_ENDPOINT}` }],
+  },
   jira: { kind: 'openapi' },
   // Drive's discovery document, reduced to the same facts (scripts/reference-facts/discovery.ts).
   'google-drive': {

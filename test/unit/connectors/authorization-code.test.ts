@@ -456,6 +456,7 @@ describe('the shipped definitions', () => {
   const EXPECTED: Record<string, { endpoint: string; separator: string; pkce: boolean }> = {
     asana: { endpoint: 'https://app.asana.com/-/oauth_authorize', separator: ' ', pkce: true },
     gong: { endpoint: 'https://app.gong.io/oauth2/authorize', separator: ' ', pkce: false },
+    gmail: { endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', separator: ' ', pkce: false },
     'google-drive': { endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', separator: ' ', pkce: false },
     hubspot: { endpoint: 'https://app.hubspot.com/oauth/authorize', separator: ' ', pkce: false },
     linear: { endpoint: 'https://linear.app/oauth/authorize', separator: ',', pkce: true },

@@ -415,6 +415,29 @@ export type SearchFields = {
       pushedAt: 'timestamp';
     };
   };
+  gmail: {
+    messages: {
+      id: 'string';
+      threadId: 'string';
+    };
+    threads: {
+      id: 'string';
+      snippet: 'text';
+      historyId: 'string';
+    };
+    labels: {
+      id: 'string';
+      name: 'string';
+      type: 'string';
+      messageListVisibility: 'string';
+      labelListVisibility: 'string';
+    };
+    drafts: {
+      id: 'string';
+      'message.id': 'string';
+      'message.threadId': 'string';
+    };
+  };
   gong: {
     users: {
       id: 'string';
