@@ -298,6 +298,10 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   const method = action.request.method;
   if (action.download !== undefined && name !== 'download')
     out.push(`${at}/download: only the download action`);
+  if (action.omits_empty_list === true && !COLLECTION_ACTIONS.includes(name as never))
+    out.push(`${at}/omits_empty_list: only ${COLLECTION_ACTIONS.join(' and ')} actions answer a list`);
+  else if (action.omits_empty_list === true && (action.record_selector ?? []).length === 0)
+    out.push(`${at}/omits_empty_list: the records are the whole body, which an answer cannot leave out`);
   if (name === 'download' && (action.pagination !== undefined || action.record_selector !== undefined)) {
     out.push(`${at}: a download streams one file; it has no pagination or record_selector`);
   }

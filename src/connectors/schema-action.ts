@@ -268,6 +268,12 @@ export const ActionSchema = Type.Object(
     request: RequestSchema,
     /** Where the records are in the response body; omitted or `[]` means the body itself. */
     record_selector: Type.Optional(DPath),
+    /**
+     * `list`/`api_search` only: the provider leaves the record list out of an answer with no records (Google's
+     * APIs, whose JSON omits empty repeated fields: Gmail's `{resultSizeEstimate: 0}`), which is then an empty
+     * page instead of UPSTREAM_BAD_RESPONSE. A member there that is not a list is still refused.
+     */
+    omits_empty_list: Type.Optional(Type.Boolean()),
     /** Members written on this action's records, instead of the entity's `record_fields` (schema-records.ts). */
     record_fields: Type.Optional(RecordFieldsSchema),
     pagination: Type.Optional(PaginationSchema),

@@ -323,8 +323,9 @@ export class ConnectorRuntime {
     } = answer;
 
     // Unparsed, the list is an empty one in the envelope; nothing the runtime reads below lies inside it.
-    const selected = atPath(body, resolved.action.record_selector ?? []);
     const collection = COLLECTION_ACTIONS.includes(resolved.actionName as never);
+    let selected = atPath(body, resolved.action.record_selector ?? []);
+    if (collection && selected === undefined && resolved.action.omits_empty_list === true) selected = [];
     if (collection && !Array.isArray(selected)) {
       throw new DomainError(
         'UPSTREAM_BAD_RESPONSE',
