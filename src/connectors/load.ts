@@ -386,6 +386,7 @@ function checkAction(action: ActionDefinition, name: string, at: string, out: st
   checkVariants(action, at, out);
   checkBodyTemplate(action, at, out);
   checkQueryTemplate(action, at, out);
+  checkMedia(action, at, out);
   checkGraphql(action, at, out);
 }
 
@@ -460,6 +461,36 @@ function checkBodyTemplate(action: ActionDefinition, at: string, out: string[]):
     const key = param.api_name ?? name;
     if (members.has(key)) out.push(`${at}/params/${name}: the body template already has a member '${key}'`);
   }
+}
+
+/**
+ * A multipart/related body names its file's params, both body params; the media type is written into a part's
+ * header, so its param must be held to a pattern or enum (no line break can end the header early).
+ */
+function checkMedia(action: ActionDefinition, at: string, out: string[]): void {
+  const req = action.request;
+  const multipart = req.body_format === 'multipart_related';
+  if (multipart !== (req.media !== undefined)) {
+    out.push(
+      multipart
+        ? `${at}/request/media: a multipart_related body needs it (the params of the file and its type)`
+        : `${at}/request/media: only with body_format: multipart_related`,
+    );
+    return;
+  }
+  if (req.media === undefined) return;
+  const params = action.params ?? {};
+  for (const key of ['content', 'content_type'] as const) {
+    const name = req.media[key];
+    const param = params[name];
+    if (param === undefined) out.push(`${at}/request/media/${key}: '${name}' is not a declared param`);
+    else if (placementOf(name, param, req) !== 'body' || param.type !== 'string')
+      out.push(`${at}/request/media/${key}: '${name}' must be a string body param`);
+  }
+  const type = params[req.media.content_type];
+  if (type !== undefined && !type.pattern && !type.enum)
+    out.push(`${at}/params/${req.media.content_type}: a part's media type needs a pattern or enum`);
+  if (req.body !== undefined) out.push(`${at}/request/body: a multipart_related body is its params' members`);
 }
 
 /**

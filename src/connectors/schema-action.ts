@@ -126,7 +126,24 @@ export const RequestSchema = Type.Object(
      * How the body is encoded: `json` (default) or `form` (`application/x-www-form-urlencoded`, nested members
      * and arrays written with brackets: `metadata[plan]=pro`, `items[0][price]=p_1`, as Stripe takes them).
      */
-    body_format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('form')])),
+    body_format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('form'), Type.Literal('multipart_related')]),
+    ),
+    /**
+     * With `body_format: multipart_related` (RFC 2387; Google's uploads): the body param holding the file's
+     * content (`content`, as `encoding` says: base64 or text) and the one holding its media type
+     * (`content_type`); the other body members are the first part, JSON metadata, and the content the second.
+     */
+    media: Type.Optional(
+      Type.Object(
+        {
+          content: Type.String({ minLength: 1 }),
+          content_type: Type.String({ minLength: 1 }),
+          encoding: Type.Union([Type.Literal('base64'), Type.Literal('text')]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /**
      * A GraphQL operation (POST only): the body is `{query, variables}`. Params placed in the body become
      * variables (named by `api_name` or the param's name), over the `variables` given here: constants, or

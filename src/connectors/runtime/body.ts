@@ -3,6 +3,7 @@
  * body as JSON or as an HTML form with bracketed keys. Bodies stay structured (plain JSON values) until they
  * are sent, so a paged request's body can be sealed into a cursor and replayed in either encoding.
  */
+import { randomBytes } from 'node:crypto';
 import { placeholders } from '../template.ts';
 
 /** A string that is exactly one placeholder takes the param's value with its type. */
@@ -103,10 +104,22 @@ function present(values: Record<string, unknown>, name: string): boolean {
   return Object.hasOwn(values, name) && values[name] !== undefined && values[name] !== null;
 }
 
-export type BodyFormat = 'json' | 'form';
+export type BodyFormat = 'json' | 'form' | 'multipart_related';
+
+/** Where a multipart/related body's file is among its members (the request's `media`, by the params' keys). */
+export interface MediaMembers {
+  content: string;
+  contentType: string;
+  encoding: 'base64' | 'text';
+}
 
 /** The bytes and content type of a structured body. */
-export function encodeBody(body: unknown, format: BodyFormat): { content: string; contentType: string } {
+export function encodeBody(
+  body: unknown,
+  format: BodyFormat,
+  media?: MediaMembers,
+): { content: string | Buffer; contentType: string } {
+  if (format === 'multipart_related') return multipartRelated(body as Record<string, unknown>, media);
   if (format === 'form') {
     return {
       content: formPairs(body)
@@ -117,6 +130,34 @@ export function encodeBody(body: unknown, format: BodyFormat): { content: string
   }
   // With the charset: Slack, for one, warns about a JSON body without it.
   return { content: JSON.stringify(body), contentType: 'application/json; charset=utf-8' };
+}
+
+/**
+ * RFC 2387 multipart/related of two parts, as Google's uploads take it (`uploadType=multipart`): the members
+ * but the file's as JSON metadata, then the file's bytes under its media type. The boundary is random and
+ * checked against the content, so no part can contain it.
+ */
+function multipartRelated(
+  body: Record<string, unknown>,
+  media: MediaMembers | undefined,
+): { content: Buffer; contentType: string } {
+  if (media === undefined) throw new Error('multipart_related needs the request media members (load check)');
+  const { [media.content]: raw, [media.contentType]: type, ...metadata } = body;
+  const text = typeof raw === 'string' ? raw : '';
+  const file = media.encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+  const head = Buffer.from(JSON.stringify(metadata));
+  let boundary: string;
+  do boundary = `ces-${randomBytes(12).toString('hex')}`;
+  while (file.includes(boundary) || head.includes(boundary));
+  const partType = typeof type === 'string' ? type : 'application/octet-stream';
+  const content = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n`),
+    head,
+    Buffer.from(`\r\n--${boundary}\r\nContent-Type: ${partType}\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { content, contentType: `multipart/related; boundary=${boundary}` };
 }
 
 /**

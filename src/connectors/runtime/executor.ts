@@ -589,7 +589,8 @@ export class ConnectorRuntime {
     } = {},
   ): Promise<{ res: UpstreamResponse; body: unknown; authQuery: string[]; list?: readonly Buffer[] }> {
     const headers = { ...baseHeaders(def, this.userAgent), ...built.headers };
-    const encoded = built.body === undefined ? undefined : encodeBody(built.body, built.bodyFormat ?? 'json');
+    const encoded =
+      built.body === undefined ? undefined : encodeBody(built.body, built.bodyFormat ?? 'json', built.media);
     if (encoded !== undefined) headers['content-type'] = encoded.contentType;
     const url = new URL(built.url);
     let authQuery: string[] = [];

@@ -18,7 +18,7 @@ export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** True when the URL is not from the operator's overrides and so must pass the egress policy. */
   guarded: boolean;
   /** Whether repeating the request is harmless (GET/PUT/DELETE); retries must check it. */

@@ -12,7 +12,14 @@ import {
   type RequestDefinition,
 } from '../schema.ts';
 import { placeholders, render } from '../template.ts';
-import { type BodyFormat, fillQuery, fillTemplate, formPairs, templateParams } from './body.ts';
+import {
+  type BodyFormat,
+  fillQuery,
+  fillTemplate,
+  formPairs,
+  type MediaMembers,
+  templateParams,
+} from './body.ts';
 
 export interface BaseUrl {
   /** Without a trailing slash, so `base + '/repos/...'` keeps any base path (GitHub Enterprise's `/api/v3`). */
@@ -184,6 +191,8 @@ export interface BuiltRequest {
   /** The body as a JSON value; encoded as `bodyFormat` says when sent (JSON if absent). */
   body?: Record<string, unknown>;
   bodyFormat?: BodyFormat;
+  /** With `multipart_related`: the body members holding the file and its media type. */
+  media?: MediaMembers;
 }
 
 /** Builds the first-page request. Params must already be validated. */
@@ -262,6 +271,15 @@ export function buildRequest(
     headers,
     ...(hasBody ? { body: members } : {}),
     ...(req.body_format === undefined ? {} : { bodyFormat: req.body_format }),
+    ...(req.media === undefined
+      ? {}
+      : {
+          media: {
+            content: declared[req.media.content]?.api_name ?? req.media.content,
+            contentType: declared[req.media.content_type]?.api_name ?? req.media.content_type,
+            encoding: req.media.encoding,
+          },
+        }),
   };
 }
 

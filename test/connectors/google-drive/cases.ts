@@ -61,6 +61,18 @@ export function driveCases(data: Dataset): Cases {
       happy: { name: 'Written by the suite', mimeType: FOLDER, parents: [first.id] },
       error: { params: { name: 'Lost', parents: [MISSING_ID] }, code: notFound },
     },
+    'files_upload.create': {
+      happy: {
+        name: 'notes.txt',
+        parents: [first.id],
+        content: Buffer.from('Uploaded by the suite.\n').toString('base64'),
+        content_type: 'text/plain',
+      },
+      error: {
+        params: { name: 'Lost', parents: [MISSING_ID], content: 'eA==', content_type: 'text/plain' },
+        code: notFound,
+      },
+    },
     'files.update': {
       happy: {
         fileId: renamed.id,

@@ -222,6 +222,43 @@ function createFile(req: RouteRequest, ctx: DriveCtx): Answer {
   return withFields(renderFile(ctx.data, created), req.query.get('fields'), 'kind,id,name,mimeType');
 }
 
+/**
+ * files.create on the upload URI (https://developers.google.com/drive/api/guides/manage-uploads#multipart):
+ * uploadType=multipart and a multipart/related body, the JSON metadata then the content under its type.
+ */
+function uploadFile(req: RouteRequest, ctx: DriveCtx): Answer {
+  if (req.query.get('uploadType') !== 'multipart')
+    return invalidValue('uploadType', req.query.get('uploadType') ?? '');
+  const type = String(req.recorded.headers['content-type'] ?? '');
+  const boundary = /^multipart\/related;\s*boundary=("?)([^";]+)\1$/i.exec(type)?.[2];
+  if (boundary === undefined)
+    return googleError(400, { reason: 'badContent', message: 'Media type multipart/related is required.' });
+  const parts = req.recorded.body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const at = part.indexOf('\r\n\r\n');
+      const head = part.slice(0, at);
+      return { type: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim(), body: part.slice(at + 4, -2) };
+    });
+  const [meta, media] = parts;
+  if (parts.length !== 2 || meta?.type !== 'application/json' || media?.type === undefined)
+    return googleError(400, { reason: 'badContent', message: 'Malformed multipart body.' });
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(meta.body);
+  } catch {
+    return googleError(400, { reason: 'parseError', message: 'Parse Error' });
+  }
+  const parents = Array.isArray(json.parents) ? json.parents.map(String) : [ctx.data.rootId];
+  for (const parent of parents)
+    if (parent !== ctx.data.rootId && ctx.data.files.get(parent)?.mimeType !== FOLDER)
+      return fileNotFound(parent);
+  const created = ctx.data.newFile({ mimeType: media.type, ...writable(json), parents });
+  created.content = Buffer.from(media.body, 'utf8');
+  return withFields(renderFile(ctx.data, created), req.query.get('fields'), 'kind,id,name,mimeType');
+}
+
 function updateFile(req: RouteRequest, ctx: DriveCtx): Answer {
   const f = file(ctx, req.params.fileId as string);
   if (f === undefined) return fileNotFound(req.params.fileId as string);
@@ -346,6 +383,7 @@ export const ROUTES: Route<DriveCtx>[] = [
   route('GET', '/drive/v3/changes', 'drive.changes.list', listChanges),
   route('GET', '/drive/v3/files', 'drive.files.list', listFiles),
   route('POST', '/drive/v3/files', 'drive.files.create', createFile),
+  route('POST', '/upload/drive/v3/files', 'drive.files.create', uploadFile),
   route('GET', '/drive/v3/files/{fileId}', 'drive.files.get', (req, ctx) => {
     const f = file(ctx, req.params.fileId as string);
     if (f === undefined) return fileNotFound(req.params.fileId as string);
