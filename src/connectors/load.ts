@@ -82,6 +82,11 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
   checkScoping(def, out);
   checkHooks(def, out);
   const exposed = def.errors?.expose_body_keys ?? [];
+  const arrayKey = def.errors?.array_body_key;
+  if (arrayKey !== undefined && !exposed.includes(arrayKey))
+    out.push(
+      `/errors/array_body_key: '${arrayKey}' must be one of expose_body_keys (an array body reaches clients only under it)`,
+    );
   def.errors?.message_paths?.forEach((path, i) => {
     if (!exposed.includes(path[0] ?? ''))
       out.push(
