@@ -92,6 +92,11 @@ export function semanticErrors(def: ConnectorDefinition): string[] {
     out.push('/rate_limit/usage_header/size_header: used_of_size reads the total from the same header');
   checkHooks(def, out);
   const exposed = def.errors?.expose_body_keys ?? [];
+  const arrayKey = def.errors?.array_body_key;
+  if (arrayKey !== undefined && !exposed.includes(arrayKey))
+    out.push(
+      `/errors/array_body_key: '${arrayKey}' must be one of expose_body_keys (an array body reaches clients only under it)`,
+    );
   def.errors?.message_paths?.forEach((path, i) => {
     if (!exposed.includes(path[0] ?? ''))
       out.push(

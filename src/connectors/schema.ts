@@ -122,6 +122,12 @@ export const ErrorsSchema = Type.Object(
     /** Top-level keys of an upstream error body that may be shown to clients (`extra.upstream.body`). */
     expose_body_keys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     /**
+     * For providers that answer errors as a top-level JSON array (`[{"message", "errorCode"}]`): the array is
+     * read as the member of this name of an object (`{errors: [...]}`) by `rules`, `expose_body_keys` and
+     * `message_paths`, which otherwise address members of an object only. Must be one of `expose_body_keys`.
+     */
+    array_body_key: Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
+    /**
      * Where in the exposed body the provider's own words are, tried in order before the exposed keys
      * themselves (Stripe's `[error, message]`); each must start with an exposed key.
      */

@@ -41,6 +41,14 @@ const CONNECTOR_INPUT: Record<string, { credentials: unknown; replication_config
     credentials: { email: 'fuzz@example.com', api_token: 'confluence-fuzz-not-real', subdomain: 'fuzz' },
   },
   asana: { credentials: { personal_access_token: '2/1/2:fuzz_not_a_real_token' } },
+  salesforce: {
+    credentials: {
+      access_token: '00Dfuzz!not-a-real-token',
+      refresh_token: '5Aep861fuzz-not-a-real-refresh-token',
+      client_id: 'fuzz-consumer-key',
+      client_secret: 'fuzz-consumer-secret-not-real',
+    },
+  },
   shopify: {
     credentials: { api_key: 'shpat_fuzz_not_a_real_token' },
     replication_config: { shop: 'fuzz' },

@@ -30,6 +30,7 @@ const CHECKS: Record<string, { entity: string; action: 'list' }> = {
   linear: { entity: 'issues', action: 'list' },
   notion: { entity: 'users', action: 'list' },
   slack: { entity: 'users', action: 'list' },
+  salesforce: { entity: 'sobjects', action: 'list' },
   stripe: { entity: 'customers', action: 'list' },
   shopify: { entity: 'customers', action: 'list' },
   'zendesk-support': { entity: 'tickets', action: 'list' },

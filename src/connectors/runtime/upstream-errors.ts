@@ -41,7 +41,8 @@ export function classifyResponse(
   errors?: ErrorsDefinition,
   graphql = false,
 ): ErrorKind | null {
-  const rule = errors?.rules?.find((r) => ruleMatches(r, res, body));
+  const read = errorBody(body, errors);
+  const rule = errors?.rules?.find((r) => ruleMatches(r, res, read));
   if (rule) return rule.error;
   const s = res.status;
   if (s >= 200 && s < 300) return graphql && hasGraphqlErrors(body) ? 'error' : null;
@@ -52,6 +53,12 @@ export function classifyResponse(
   if (s === 400 || s === 422) return 'invalid_params';
   if (s === 502 || s === 503 || s === 504) return 'unavailable';
   return 'error';
+}
+
+/** A top-level array answered as the errors (`[{message, errorCode}]`) is read under `array_body_key`. */
+function errorBody(body: unknown, errors: ErrorsDefinition | undefined): unknown {
+  const key = errors?.array_body_key;
+  return key !== undefined && Array.isArray(body) ? { [key]: body } : body;
 }
 
 function hasGraphqlErrors(body: unknown): boolean {
@@ -66,7 +73,11 @@ export function upstreamError(
   body: unknown,
   ctx: ErrorContext,
 ): DomainError {
-  const exposed = exposeBody(body, ctx.def.errors?.expose_body_keys ?? [], ctx.secrets);
+  const exposed = exposeBody(
+    errorBody(body, ctx.def.errors),
+    ctx.def.errors?.expose_body_keys ?? [],
+    ctx.secrets,
+  );
   const extra = { upstream: { status: res.status, body: exposed } };
   const who = ctx.def.name;
   const op = ctx.operation;

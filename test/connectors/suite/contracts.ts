@@ -161,6 +161,10 @@ export const CONTRACTS: Record<string, Contract> = {
     exempt: [{ route: /^POST \/oauth2\/generate-customer-token$/, reason: TOKEN_ENDPOINT }],
   },
   hubspot: { kind: 'pages', exempt: [{ route: /^POST \/oauth\/v1\/token$/, reason: TOKEN_ENDPOINT }] },
+  salesforce: {
+    kind: 'pages',
+    exempt: [{ route: /^POST \/services\/oauth2\/token$/, reason: TOKEN_ENDPOINT }],
+  },
   shopify: {
     kind: 'pages',
     gaps: [

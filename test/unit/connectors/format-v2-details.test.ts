@@ -146,6 +146,19 @@ describe('error bodies and reset headers', () => {
       /errors\/message_paths\/0: must start with one of expose_body_keys/,
     );
   });
+
+  it('refuses an array_body_key outside the exposed keys, and takes one among them', () => {
+    const withKey = (key: string) =>
+      YAML.replace(
+        '  message_paths: [[error, message], [errors]]',
+        `  message_paths: [[error, message], [errors]]\n  array_body_key: ${key}`,
+      );
+    assert.throws(
+      () => parseDefinition(withKey('detail'), 'l.yaml'),
+      /errors\/array_body_key: 'detail' must be one of expose_body_keys/,
+    );
+    assert.equal(parseDefinition(withKey('errors'), 'l.yaml').errors?.array_body_key, 'errors');
+  });
 });
 
 describe('arrays of objects and idempotency keys on a form write', () => {

@@ -162,6 +162,55 @@ describe('ConnectorRuntime errors', () => {
     });
   }
 
+  it('reads a top-level array error body under array_body_key: rules, exposed keys and the message', async () => {
+    const arrayDef: ConnectorDefinition = {
+      ...def,
+      retry: { max_attempts: 1 },
+      errors: {
+        expose_body_keys: ['errors'],
+        array_body_key: 'errors',
+        rules: [
+          {
+            when: {
+              status: [403],
+              body: { path: ['errors', '0', 'errorCode'], equals: 'REQUEST_LIMIT_EXCEEDED' },
+            },
+            error: 'rate_limited',
+          },
+        ],
+        retry_after_default_seconds: 60,
+      },
+    };
+    const refusal = (errorCode: string) => (res: ServerResponse) =>
+      json(res, 403, [{ message: `refused for ${SECRET}`, errorCode }]);
+    respond = refusal('REQUEST_LIMIT_EXCEEDED');
+    await assert.rejects(
+      exec({ folder: 'x' }, 'things', 'list', false, arrayDef),
+      expectError('UPSTREAM_RATE_LIMITED', (e) => {
+        assert.equal(e.retryAfter, 60);
+        assert.match(e.message, /refused for \[redacted\]/);
+        assert.deepEqual((e.extra?.upstream as { body: unknown }).body, {
+          errors: [{ message: 'refused for [redacted]', errorCode: 'REQUEST_LIMIT_EXCEEDED' }],
+        });
+      }),
+    );
+    // Another code in the same array is the plain refusal; without the option the array body shows nothing.
+    respond = refusal('INSUFFICIENT_ACCESS');
+    await assert.rejects(
+      exec({ folder: 'x' }, 'things', 'list', false, arrayDef),
+      expectError('UPSTREAM_FORBIDDEN', (e) => assert.match(e.message, /refused for/)),
+    );
+    const { array_body_key: _, ...without } = arrayDef.errors ?? {};
+    respond = refusal('REQUEST_LIMIT_EXCEEDED');
+    await assert.rejects(
+      exec({ folder: 'x' }, 'things', 'list', false, { ...arrayDef, errors: without }),
+      expectError('UPSTREAM_FORBIDDEN', (e) => {
+        assert.doesNotMatch(e.message, /refused for/);
+        assert.deepEqual((e.extra?.upstream as { body: unknown }).body, {});
+      }),
+    );
+  });
+
   it('applies declared rules to successful statuses too (errors inside HTTP 200)', async () => {
     respond = (res) => json(res, 200, { ok: false, message: 'channel_not_found' });
     await assert.rejects(

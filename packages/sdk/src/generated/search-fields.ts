@@ -821,6 +821,114 @@ export type SearchFields = {
       'bot.workspace_name': 'string';
     };
   };
+  salesforce: {
+    accounts: {
+      Id: 'string';
+      Name: 'string';
+      Type: 'string';
+      Industry: 'string';
+      BillingCity: 'string';
+      BillingCountry: 'string';
+      Website: 'string';
+      OwnerId: 'string';
+      AnnualRevenue: 'number';
+      NumberOfEmployees: 'integer';
+      Description: 'text';
+      CreatedDate: 'timestamp';
+      LastModifiedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+    contacts: {
+      Id: 'string';
+      Name: 'string';
+      FirstName: 'string';
+      LastName: 'string';
+      Email: 'string';
+      Phone: 'string';
+      Title: 'string';
+      AccountId: 'string';
+      OwnerId: 'string';
+      MailingCity: 'string';
+      Description: 'text';
+      CreatedDate: 'timestamp';
+      LastModifiedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+    leads: {
+      Id: 'string';
+      Name: 'string';
+      Company: 'string';
+      Email: 'string';
+      Status: 'string';
+      LeadSource: 'string';
+      Industry: 'string';
+      OwnerId: 'string';
+      IsConverted: 'boolean';
+      Description: 'text';
+      CreatedDate: 'timestamp';
+      LastModifiedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+    opportunities: {
+      Id: 'string';
+      Name: 'string';
+      AccountId: 'string';
+      StageName: 'string';
+      Amount: 'number';
+      Probability: 'number';
+      CloseDate: 'string';
+      IsClosed: 'boolean';
+      IsWon: 'boolean';
+      OwnerId: 'string';
+      Description: 'text';
+      CreatedDate: 'timestamp';
+      LastModifiedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+    opportunity_stages: {
+      Id: 'string';
+      MasterLabel: 'string';
+      ApiName: 'string';
+      IsActive: 'boolean';
+      IsClosed: 'boolean';
+      IsWon: 'boolean';
+      DefaultProbability: 'number';
+      ForecastCategoryName: 'string';
+      SortOrder: 'integer';
+      LastModifiedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+    tasks: {
+      Id: 'string';
+      Subject: 'string';
+      Status: 'string';
+      Priority: 'string';
+      ActivityDate: 'string';
+      WhoId: 'string';
+      WhatId: 'string';
+      OwnerId: 'string';
+      IsClosed: 'boolean';
+      Description: 'text';
+      CreatedDate: 'timestamp';
+      LastModifiedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+    users: {
+      Id: 'string';
+      Name: 'string';
+      Username: 'string';
+      Email: 'string';
+      IsActive: 'boolean';
+      UserType: 'string';
+      Title: 'string';
+      Department: 'string';
+      ProfileId: 'string';
+      ManagerId: 'string';
+      LastLoginDate: 'timestamp';
+      CreatedDate: 'timestamp';
+      SystemModstamp: 'timestamp';
+    };
+  };
   shopify: {
     abandoned_checkouts: {
       id: 'integer';
