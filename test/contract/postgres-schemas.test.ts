@@ -42,3 +42,50 @@ test("the store's introspection sees its own schema's tables and nothing of the 
     await other.end();
   }
 });
+
+test("a store's exclusive sections are its schema's: another schema's store never waits for them", async () => {
+  const schemaA = db.schema();
+  const a = await openPostgresStore({ url: db.url, schema: schemaA, migrate: true });
+  const b = await openPostgresStore({ url: db.url, schema: db.schema(), migrate: true });
+  const sameAsA = await openPostgresStore({ url: db.url, schema: schemaA, migrate: false });
+  const watcher = new pg.Client({ connectionString: db.url });
+  await watcher.connect();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  try {
+    const holding = a.store.exclusive('ces.bootstrap', async () => {
+      entered();
+      await held;
+    });
+    await inside;
+    // Another schema's store enters at once; a second store of the same schema waits for the first.
+    assert.equal(await b.store.exclusive('ces.bootstrap', async () => 'entered'), 'entered');
+    let sameEntered = false;
+    const same = sameAsA.store.exclusive('ces.bootstrap', async () => {
+      sameEntered = true;
+    });
+    // Until its session waits for the advisory lock A holds.
+    for (;;) {
+      const { rows } = await watcher.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'",
+      );
+      if (rows[0].n > 0) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(sameEntered, false, 'a store of the same schema waited');
+    release();
+    await holding;
+    await same;
+    assert.equal(sameEntered, true);
+  } finally {
+    release();
+    await watcher.end();
+    await Promise.all([a.store.close(), b.store.close(), sameAsA.store.close()]);
+  }
+});

@@ -114,6 +114,8 @@ export class PostgresContextStore implements ContextStoreRepo {
   async ensureLayouts(layouts: EntityLayout[], now: string) {
     const rebuilt: string[] = [];
     await this.tx(async (client) => {
+      // The whole server's, not the schema's: creating every layout in one transaction holds a lock per table and
+      // index until it commits, and several stores doing it at once filled the server's lock table.
       await client.query(LAYOUT_LOCK, ['ces.context-store.layouts']);
       for (const layout of layouts) {
         const row = await client.query<{ layout_hash: string }>(

@@ -14,6 +14,9 @@ import {
  * whether the migration tables exist) reads every schema of the database and calls functions that parse each
  * table's name, so a schema another session drops meanwhile fails it with "schema … does not exist", and its
  * cost grows with everything else in the database. ces's store lives in one schema; nothing else is asked.
+ * Kysely's migration lock stays the whole server's: a migration holds a lock per object it creates until it
+ * commits, and many at once (a test run migrating a schema per test) filled the server's lock table ("out of
+ * shared memory").
  */
 export class SchemaPostgresDialect extends PostgresDialect {
   readonly #schema: string;

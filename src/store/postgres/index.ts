@@ -42,7 +42,7 @@ export async function openPostgresStore(
     return {
       store: new KyselyStore(db, db, contextStore, {
         rowLocks: true,
-        exclusive: advisoryExclusive(pool),
+        exclusive: advisoryExclusive(pool, options.schema),
         rateBuckets: sharedRateBuckets(pool),
         concurrencySlots: sharedSlots(pool),
         changes: changes.signal,

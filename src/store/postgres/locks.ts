@@ -11,8 +11,13 @@ import type { SharedConcurrencySlots, SharedRateBuckets } from '../port.ts';
 /** How long a caller waits for a lock another process holds before giving up. */
 const LOCK_WAIT_MS = 30_000;
 
-export function advisoryExclusive(pool: pg.Pool) {
-  return async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+/**
+ * Locks are the schema's: advisory locks are the whole server's, and ces's data is one schema's, so two stores in
+ * one database (deployments side by side) never wait for each other's.
+ */
+export function advisoryExclusive(pool: pg.Pool, schema: string) {
+  return async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const key = `${schema}:${name}`;
     const client = await pool.connect();
     let locked = false;
     try {

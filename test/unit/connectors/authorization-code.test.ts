@@ -461,6 +461,11 @@ describe('the shipped definitions', () => {
     hubspot: { endpoint: 'https://app.hubspot.com/oauth/authorize', separator: ' ', pkce: false },
     linear: { endpoint: 'https://linear.app/oauth/authorize', separator: ',', pkce: true },
     notion: { endpoint: 'https://api.notion.com/v1/oauth/authorize', separator: ' ', pkce: false },
+    salesforce: {
+      endpoint: 'https://login.salesforce.com/services/oauth2/authorize',
+      separator: ' ',
+      pkce: true,
+    },
     slack: { endpoint: 'https://slack.com/oauth/v2/authorize', separator: ',', pkce: false },
     'zendesk-support': {
       endpoint: 'https://acme.zendesk.com/oauth/authorizations/new',
