@@ -7,11 +7,12 @@
 //   4. over the per-user rate (off unless enabled)    → 403 userRateLimitExceeded (no Retry-After, as Google)
 //   5. a route of routes.ts (each names its discovery method id)
 //   6. anything else                                  → 404 notFound, recorded in `unhandled`
-import { randomBytes } from 'node:crypto';
+
+import { googleTokenEndpoint } from '../../google-token.ts';
 import { loadDefinition } from '../../kit/definition.ts';
 import { type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { Router } from '../../kit/router.ts';
-import { oauthError, safeEqual, TokenEndpoint } from '../../kit/token.ts';
+import { safeEqual, type TokenEndpoint } from '../../kit/token.ts';
 import { Dataset, type DatasetOptions } from './dataset.ts';
 import { type GmailCtx, ROUTES } from './routes.ts';
 import { errorFor, googleError, unauthorized, userRateLimited } from './wire.ts';
@@ -48,48 +49,15 @@ export interface GmailFake {
   close(): Promise<void>;
 }
 
-/**
- * Google's token endpoint (https://developers.google.com/identity/protocols/oauth2/web-server#offline), as the
- * Drive fake has it: a form body with client_id and client_secret; a refresh answers a new access token, its
- * lifetime and scope, and no new refresh token. Refusals are RFC 6749's (`invalid_grant` "Token has been
- * expired or revoked.").
- */
-function googleTokenEndpoint(expiresIn: number): TokenEndpoint {
-  return new TokenEndpoint({
+export async function startGmailFake(opts: GmailFakeOptions = {}): Promise<GmailFake> {
+  const data = new Dataset(opts);
+  const oauth = googleTokenEndpoint({
     definition,
     clientId: GOOGLE_FAKE_CLIENT_ID,
     clientSecret: GOOGLE_FAKE_CLIENT_SECRET,
-    expiresIn,
-    rotate: false,
-    mint: {
-      access: () => `ya29.${randomBytes(48).toString('base64url')}`,
-      refresh: () => `1//0${randomBytes(40).toString('base64url')}`,
-      code: () => `4/0${randomBytes(30).toString('base64url')}`,
-    },
-    answer: (issued) => ({
-      access_token: issued.access_token,
-      expires_in: issued.expires_in,
-      scope: GMAIL_SCOPE,
-      token_type: 'Bearer',
-      ...(issued.grant === 'authorization_code' && issued.refresh_token
-        ? { refresh_token: issued.refresh_token }
-        : {}),
-    }),
-    refuse: (refusal) => {
-      const answer = oauthError(refusal);
-      if (refusal.error === 'invalid_grant')
-        return {
-          ...answer,
-          body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
-        };
-      return answer;
-    },
+    scope: GMAIL_SCOPE,
+    expiresIn: opts.expiresIn ?? 3599,
   });
-}
-
-export async function startGmailFake(opts: GmailFakeOptions = {}): Promise<GmailFake> {
-  const data = new Dataset(opts);
-  const oauth = googleTokenEndpoint(opts.expiresIn ?? 3599);
   const ctx: GmailCtx = { data, pageSize: opts.pageSize, maxPageSize: opts.maxPageSize ?? 500 };
   const fake = await startFake<GmailCtx>({
     definition,
