@@ -5,15 +5,16 @@
 // On the kit (test/connectors/kit), in its order: an injected fault (default body: the envelope of the path's API
 // version); missing or wrong Basic email:api_token → 401; over `rateLimitPerSecond` (off by default) → 429 +
 // Retry-After, X-RateLimit-*; a route of routes.ts (each names its operationId); a known path with another
-// method → 405, unhandled; else 404, unhandled. Attachment downloads redirect to the media host (media.ts),
+// method → 405, unhandled; else 404, unhandled. Attachment downloads redirect to the media host (test/connectors/atlassian-media.ts),
 // another origin. Dataset: dataset.ts. Writes stamp `now()` (default Date.now), so a page created after a sync
 // is the newest change.
+
+import { type MediaHost, startMediaHost } from '../../atlassian-media.ts';
 import { loadDefinition } from '../../kit/definition.ts';
 import { type Fault, perSecond, type RecordedRequest, startFake } from '../../kit/index.ts';
 import { CursorCodec } from '../../kit/paging.ts';
 import { Router } from '../../kit/router.ts';
-import { Dataset, type DatasetOptions, type UserRec } from './dataset.ts';
-import { type MediaHost, startMediaHost } from './media.ts';
+import { type AttachmentRec, Dataset, type DatasetOptions, type UserRec } from './dataset.ts';
 import { Renderer } from './render.ts';
 import { type Ctx, routes } from './routes.ts';
 import {
@@ -55,7 +56,7 @@ export interface ConfluenceFake {
   failNext(fault: ConfluenceFault): void;
   data: Dataset;
   me: UserRec;
-  media: MediaHost;
+  media: MediaHost<AttachmentRec>;
   close(): Promise<void>;
 }
 
@@ -74,7 +75,21 @@ export async function startConfluenceFake(opts: ConfluenceFakeOptions = {}): Pro
   me.email = CONFLUENCE_FAKE_EMAIL;
   const member = data.users[1] as UserRec;
   member.email = CONFLUENCE_FAKE_MEMBER_EMAIL;
-  const media = await startMediaHost(data);
+  const asMedia = (a: AttachmentRec) => ({
+    id: a.fileId,
+    bytes: a.bytes,
+    mimeType: a.mediaType,
+    filename: a.title,
+  });
+  const media = await startMediaHost<AttachmentRec>({
+    find: (id) => {
+      const a = data.attachments.find((x) => x.fileId === id);
+      return a === undefined ? undefined : asMedia(a);
+    },
+    of: asMedia,
+    key: 'confluence-fake-media-key',
+    client: '3b1e2c4d-8f0a-4a6b-9c7d-1e2f3a4b5c6d',
+  });
   const site = { origin: '' };
   const render = new Renderer(data, site);
   const router = new Router<Ctx>(

@@ -8,15 +8,16 @@
 // `rateLimitPerSecond` (off by default) → 429 + Retry-After, X-RateLimit-*, RateLimit-Reason; a route of
 // routes-issues.ts / routes-activity.ts / routes-more.ts (each names its operationId, paths below
 // /rest/api/3); a known path with another method → 405 (empty body, Allow), unhandled; else the 404.
-// Attachment content (getAttachmentContent) redirects to the media host (media.ts), another origin.
+// Attachment content (getAttachmentContent) redirects to the media host (test/connectors/atlassian-media.ts), another origin.
 // Dataset: see dataset.ts (2 projects, 64 issues, 36 users, 128 fields by default); JQL subset: see jql.ts.
 // Writes stamp `updated` with `now()` (default Date.now), so incremental sync by `updated >=` sees them.
+
+import { type MediaHost, startMediaHost } from '../../atlassian-media.ts';
 import { loadDefinition } from '../../kit/definition.ts';
 import { type Fault, perSecond, type RecordedRequest, type Route, startFake } from '../../kit/index.ts';
 import { CursorCodec } from '../../kit/paging.ts';
 import { Router } from '../../kit/router.ts';
-import { Dataset, type UserRec } from './dataset.ts';
-import { type MediaHost, startMediaHost } from './media.ts';
+import { type AttachmentRec, Dataset, type UserRec } from './dataset.ts';
 import { Renderer } from './render.ts';
 import { activityRoutes } from './routes-activity.ts';
 import { issueRoutes } from './routes-issues.ts';
@@ -68,7 +69,7 @@ export interface JiraFake {
   /** the account the credential belongs to (what /myself answers) */
   me: UserRec;
   /** Atlassian Media stand-in the attachment content redirects to (another origin, no credentials) */
-  media: MediaHost;
+  media: MediaHost<AttachmentRec>;
   close(): Promise<void>;
 }
 
@@ -84,7 +85,22 @@ export async function startJiraFake(opts: JiraFakeOptions = {}): Promise<JiraFak
   });
   const me = data.users[0] as UserRec;
   me.email = email;
-  const media = await startMediaHost(data, opts.responseDelayMs ?? 0);
+  const asMedia = (a: AttachmentRec) => ({
+    id: a.mediaId,
+    bytes: a.bytes,
+    mimeType: a.mimeType,
+    filename: a.filename,
+  });
+  const media = await startMediaHost<AttachmentRec>({
+    find: (id) => {
+      const a = data.attachments.find((x) => x.mediaId === id);
+      return a === undefined ? undefined : asMedia(a);
+    },
+    of: asMedia,
+    key: 'jira-fake-media-key',
+    client: '1e7e3c1d-7f1b-4c5e-9a7e-5a3c8f0d2b10',
+    responseDelayMs: opts.responseDelayMs ?? 0,
+  });
   const site = { origin: '' };
   const ctx: Ctx = {
     data,

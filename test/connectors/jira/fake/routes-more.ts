@@ -1,11 +1,11 @@
 // Fields, projects, users, myself and attachments. Each route names the reference operation (operationId) it
 // follows. Paths are below /rest/api/3.
 
+import { serveBytes } from '../../atlassian-media.ts';
 import type { Route } from '../../kit/index.ts';
 import { route } from '../../kit/route.ts';
 import { ISSUE_TYPES, type ProjectRec } from './dataset.ts';
 import { fieldDetails, fieldSearchItem } from './fields.ts';
-import { serveBytes } from './media.ts';
 import { boolParam, expandOf, fail, listParam, offsetWindow, ok, type Result } from './wire.ts';
 import type { Ctx } from './writes.ts';
 
